@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Download (never install) the test-bed kernel image and the kernel source of
+# the same Debian version, and extract from them only what the project uses:
+#   build/cache/KVER/vmlinuz
+#   build/cache/KVER/modules/*.ko     in-tree modules the VM needs, with their
+#                                     dependencies, decompressed for busybox
+#   build/cache/KVER/modules/load-order
+#   build/cache/KVER/src/             drivers/vdpa/vdpa_sim, vringh.c and the
+#                                     checkpatch/clang-format inputs
+# Run by setup.sh after it recorded the kernel in build/testbed.env.
+set -euo pipefail
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
+load_testbed_env
+
+# Modules the guest loads at boot; their dependencies are added from
+# modules.dep. 8021q is for VLAN tests through the kernel's virtio_net.
+GUEST_MODULES=(vdpa vhost_iotlb vhost vhost_vdpa virtio_vdpa virtio_net irqbypass 8021q)
+
+# Files taken from the kernel source tarball (paths below its top directory).
+SOURCE_FILES=(
+	drivers/vdpa/vdpa_sim
+	drivers/vhost/vringh.c
+	scripts/checkpatch.pl
+	scripts/spelling.txt
+	scripts/const_structs.checkpatch
+	.clang-format
+)
+
+DEBS=$VB_BUILD/cache/debs
+KVER=$TESTBED_KVER
+MAJMIN=$(echo "$KVER" | cut -d. -f1-2)
+IMAGE_PKG=linux-image-$KVER-unsigned
+SOURCE_PKG=linux-source-$MAJMIN
+
+# deb_path PACKAGE: the downloaded .deb of PACKAGE at TESTBED_DEBVER.
+deb_path() {
+	local ver=${TESTBED_DEBVER//:/%3a}
+	echo "$DEBS/${1}_${ver}_$2.deb"
+}
+
+download() {
+	local pkg=$1 arch=$2 deb
+	deb=$(deb_path "$pkg" "$arch")
+	[ -s "$deb" ] && return
+	mkdir -p "$DEBS"
+	say "downloading $pkg=$TESTBED_DEBVER"
+	# Root downloads into a root-owned cache; tell apt not to try its
+	# unprivileged sandbox user there.
+	(cd "$DEBS" && run apt-get download -qq -o APT::Sandbox::User=root \
+		"$pkg=$TESTBED_DEBVER") ||
+		die "cannot download $pkg=$TESTBED_DEBVER (is its suite enabled?)"
+	[ -s "$deb" ] || die "apt-get download did not produce $deb"
+}
+
+decompress_module() {
+	local from=$1 to=$2
+	case "$from" in
+	*.ko.xz) xz -dc "$from" >"$to" ;;
+	*.ko.zst) zstd -qdc "$from" >"$to" ;;
+	*.ko.gz) gzip -dc "$from" >"$to" ;;
+	*.ko) cp "$from" "$to" ;;
+	*) die "unknown module format: $from" ;;
+	esac
+}
+
+# Print the modules.dep paths of NAME and its dependencies, dependencies
+# first, each once. modules.dep lists a module's dependencies so that the
+# last one must be loaded first.
+declare -A SEEN
+load_order() {
+	local dep=$1 name=$2 line path deps i
+	line=$(grep -E "/$name\.ko(\.[a-z]+)?:" "$dep") ||
+		die "module $name is not in $KVER's modules.dep"
+	path=${line%%:*}
+	[ -n "${SEEN[$path]:-}" ] && return
+	SEEN[$path]=1
+	read -r -a deps <<<"${line#*:}"
+	for ((i = ${#deps[@]} - 1; i >= 0; i--)); do
+		load_order "$dep" "$(basename "${deps[$i]%%.ko*}")"
+	done
+	echo "$path"
+}
+
+extract_image() {
+	local out=$VB_CACHE tmp deb path name
+	[ -s "$out/modules/load-order" ] && [ -s "$out/vmlinuz" ] && return
+	deb=$(deb_path "$IMAGE_PKG" amd64)
+	say "extracting vmlinuz and guest modules from $(basename "$deb")"
+	tmp=$(mktemp -d "$VB_BUILD/cache/image.XXXXXX")
+	trap 'rm -rf "$tmp"' RETURN
+	run dpkg-deb -x "$deb" "$tmp"
+	run depmod -b "$tmp" "$KVER"
+	rm -rf "$out/modules"
+	mkdir -p "$out/modules"
+	cp "$tmp/boot/vmlinuz-$KVER" "$out/vmlinuz.tmp"
+	for name in "${GUEST_MODULES[@]}"; do
+		load_order "$tmp/lib/modules/$KVER/modules.dep" "$name"
+	done >"$tmp/order"
+	while read -r path; do
+		name=$(basename "${path%%.ko*}")
+		decompress_module "$tmp/lib/modules/$KVER/$path" "$out/modules/$name.ko"
+		echo "$name"
+	done <"$tmp/order" >"$out/modules/load-order.tmp"
+	mv "$out/modules/load-order.tmp" "$out/modules/load-order"
+	mv "$out/vmlinuz.tmp" "$out/vmlinuz"
+}
+
+extract_source() {
+	local deb top members=() f
+	[ -e "$VB_KSRC/.complete" ] && return
+	deb=$(deb_path "$SOURCE_PKG" all)
+	top=linux-source-$MAJMIN
+	say "extracting vdpa_sim, vringh and lint inputs from $(basename "$deb")"
+	for f in "${SOURCE_FILES[@]}"; do
+		members+=("$top/$f")
+	done
+	rm -rf "$VB_KSRC"
+	mkdir -p "$VB_KSRC"
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -xO "./usr/src/$top.tar.xz" |
+		xz -dc -T0 |
+		tar -x -C "$VB_KSRC" --strip-components=1 "${members[@]}"
+	for f in "${SOURCE_FILES[@]}"; do
+		[ -e "$VB_KSRC/$f" ] || die "$f missing from $top"
+	done
+	touch "$VB_KSRC/.complete"
+}
+
+download "$IMAGE_PKG" amd64
+download "$SOURCE_PKG" all
+extract_image
+extract_source
