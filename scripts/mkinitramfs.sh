@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# mkinitramfs.sh OUTPUT
+#
+# Build the test-bed initramfs (an uncompressed newc cpio: the kernel
+# unpacks it fastest, and vm.sh appends a per-run cpio to it):
+#   /init                          scripts/guest-init.sh
+#   /bin/busybox                   busybox-static
+#   /lib/modules/KVER/kernel/      in-tree modules (loaded at boot)
+#   /lib/modules/KVER/stock/       stock vringh, vdpa_sim, vdpa_sim_net
+#   /lib/modules/KVER/vdpa-batch/  our vdpa_sim_batch.ko
+#   /lib/modules/KVER/test/        test-bed self-test modules
+#   /usr/bin, /usr/sbin            vdpa, ip, ethtool, jq, vdpactl-batch,
+#                                  with the shared libraries ldd resolves
+#   /vdpa-batch/{tests,scripts}    the test suite and its helpers
+set -euo pipefail
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
+load_testbed_env
+
+[ $# -eq 1 ] || die "usage: $VB_PROG OUTPUT"
+output=$1
+kver=$TESTBED_KVER
+# Host programs the guest runs; the tool joins when it has been built.
+HOST_BINS=(vdpa ip ethtool jq)
+TOOL=$VB_BUILD/tool/vdpactl-batch
+
+root=$(mktemp -d "$VB_BUILD/initramfs.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+
+# copy_binary PATH: PATH and every library ldd says it needs, plus the
+# program interpreter, at the same paths inside the guest.
+copy_binary() {
+	local bin=$1 dest=$2 lib
+	install -D -m 0755 "$bin" "$root$dest"
+	for lib in $(ldd "$bin" | grep -oE '/[^ ]+'); do
+		[ -e "$root$lib" ] || install -D -m 0755 "$lib" "$root$lib"
+	done
+}
+
+copy_modules() {
+	local dest=$root/lib/modules/$kver/$1
+	shift
+	mkdir -p "$dest"
+	cp "$@" "$dest/"
+}
+
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc/vdpa-batch,vdpa-batch}
+install -m 0755 "$VB_ROOT/scripts/guest-init.sh" "$root/init"
+install -m 0755 /bin/busybox "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
+printf 'root:x:0:0:root:/root:/bin/sh\n' >"$root/etc/passwd"
+printf 'root:x:0:\n' >"$root/etc/group"
+
+copy_modules kernel "$VB_CACHE"/modules/*.ko "$VB_CACHE/modules/load-order"
+copy_modules stock "$VB_BUILD/stock/$kver"/{vringh,vdpa_sim,vdpa_sim_net}.ko
+copy_modules vdpa-batch "$VB_BUILD/kmod/$kver/kmod/vdpa_sim_batch.ko"
+copy_modules test "$VB_BUILD/testmod/$kver"/*.ko
+
+for b in "${HOST_BINS[@]}"; do
+	path=$(command -v "$b") || die "$b not found: run scripts/setup.sh"
+	copy_binary "$path" "/usr/bin/$b"
+done
+[ -x "$TOOL" ] && copy_binary "$TOOL" /usr/bin/vdpactl-batch
+
+cp -r "$VB_ROOT/tests" "$VB_ROOT/scripts" "$root/vdpa-batch/"
+
+mkdir -p "$(dirname "$output")"
+(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --owner=0:0 --quiet) >"$output.tmp"
+mv "$output.tmp" "$output"

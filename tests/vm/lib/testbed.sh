@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# Guest-side helpers for the VM tests (busybox ash). The modules the tests
+# load live under /lib/modules/KVER/{stock,vdpa-batch,test}; the in-tree
+# vdpa, vhost_vdpa, virtio_vdpa and virtio_net were loaded by /init.
+
+TB_MODDIR=/lib/modules/$(uname -r)
+
+tb_insmod() {
+	insmod "$TB_MODDIR/$1.ko"
+}
+
+tb_load_stock() {
+	tb_insmod stock/vringh && tb_insmod stock/vdpa_sim &&
+		tb_insmod stock/vdpa_sim_net
+}
+
+tb_unload_stock() {
+	rmmod vdpa_sim_net && rmmod vdpa_sim && rmmod vringh
+}
+
+tb_load_batch() {
+	tb_insmod vdpa-batch/vdpa_sim_batch
+}
+
+# tb_driver NAME: the vdpa bus driver NAME is bound to, or nothing.
+tb_driver() {
+	_tb_link=$(readlink "/sys/bus/vdpa/devices/$1/driver" 2>/dev/null) &&
+		basename "$_tb_link"
+}
+
+# tb_bind NAME DRIVER: make DRIVER (vhost_vdpa or virtio_vdpa) drive NAME.
+# Both drivers match every vdpa device, so a new device goes to whichever
+# probes first; move it explicitly.
+tb_bind() {
+	_tb_cur=$(tb_driver "$1")
+	[ "$_tb_cur" = "$2" ] && return 0
+	if [ -n "$_tb_cur" ]; then
+		echo "$1" >"/sys/bus/vdpa/drivers/$_tb_cur/unbind" || return 1
+	fi
+	echo "$1" >"/sys/bus/vdpa/drivers/$2/bind" || return 1
+	[ "$(tb_driver "$1")" = "$2" ]
+}
+
+# tb_dev_add NAME MGMTDEV DRIVER [vdpa dev add arguments...]
+tb_dev_add() {
+	_tb_name=$1
+	_tb_mgmt=$2
+	_tb_drv=$3
+	shift 3
+	vdpa dev add name "$_tb_name" mgmtdev "$_tb_mgmt" "$@" &&
+		tb_bind "$_tb_name" "$_tb_drv"
+}
+
+tb_dev_del() {
+	vdpa dev del "$1"
+}
+
+# tb_vhost_chardev NAME: /dev/vhost-vdpa-N of a device bound to vhost_vdpa.
+tb_vhost_chardev() {
+	for _tb_d in "/sys/bus/vdpa/devices/$1"/vhost-vdpa-*; do
+		[ -e "$_tb_d" ] || return 1
+		echo "/dev/$(basename "$_tb_d")"
+		return 0
+	done
+}
+
+# tb_netdev NAME: the network interface virtio_net made for NAME.
+tb_netdev() {
+	for _tb_d in "/sys/bus/vdpa/devices/$1"/virtio*/net/*; do
+		[ -e "$_tb_d" ] || return 1
+		basename "$_tb_d"
+		return 0
+	done
+}
+
+# tb_wait SECONDS CMD [ARG...]: retry CMD every 0.1 s until it succeeds.
+tb_wait() {
+	_tb_left=$(($1 * 10))
+	shift
+	until "$@"; do
+		_tb_left=$((_tb_left - 1))
+		[ "$_tb_left" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
