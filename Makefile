@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# vdpa-batch top-level Makefile. "make help" lists the targets.
+
+-include build/testbed.env
+
+BUILD := $(CURDIR)/build
+HOST_KREL := $(shell uname -r)
+
+# KDIR: the kernel the module is built for. KVER names a Debian kernel by
+# release; otherwise the running kernel's headers, else the test bed's.
+ifdef KVER
+KDIR ?= /lib/modules/$(KVER)/build
+else ifneq ($(wildcard /lib/modules/$(HOST_KREL)/build/Makefile),)
+KDIR ?= /lib/modules/$(HOST_KREL)/build
+else
+KDIR ?= $(TESTBED_KDIR)
+endif
+KREL = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+MAKEFLAGS += --no-print-directory
+endif
+export V
+
+# Extra kbuild flags (W=, C=, KCFLAGS=) pass through.
+W ?= 1
+KBUILD_ARGS = W=$(W) $(if $(C),C=$(C)) $(if $(KCFLAGS),KCFLAGS="$(KCFLAGS)")
+
+KMOD_SRCS := Kbuild $(wildcard kmod/Kbuild kmod/*.[ch])
+TESTMOD_SRCS := $(wildcard tests/kmod/Kbuild tests/kmod/*.[ch])
+TOOL_DIR := tools/vdpactl-batch
+TOOL_SRCS := $(shell find $(TOOL_DIR) -type f 2>/dev/null)
+TOOL_OUT := $(BUILD)/tool
+TOOL_BIN := $(TOOL_OUT)/vdpactl-batch
+HAVE_TOOL := $(wildcard $(TOOL_DIR)/Makefile)
+
+TB_KO := $(BUILD)/kmod/$(TESTBED_KVER)/kmod/vdpa_sim_batch.ko
+TB_TESTMOD := $(BUILD)/testmod/$(TESTBED_KVER)/vdpa_batch_warn_test.ko
+TB_STOCK := $(addprefix $(BUILD)/stock/$(TESTBED_KVER)/,vringh.ko vdpa_sim.ko vdpa_sim_net.ko)
+TB_IMAGE := $(BUILD)/vm/initramfs.cpio
+TB_INPUTS := $(shell find tests scripts -type f 2>/dev/null)
+
+HOST_TESTS = $(wildcard tests/host/*.t)
+UNIT_TESTS = $(wildcard $(TOOL_OUT)/tests/test_*)
+VM_TESTS = $(wildcard tests/vm/*.t)
+HARNESS_TESTS = $(wildcard tests/harness/*.t)
+
+.PHONY: all module tool setup testbed testbed-image check check-tests run \
+	lint clean distclean help unit-tests
+
+all: module tool
+
+help:
+	@echo 'vdpa-batch targets:'
+	@echo '  all (default)  build the module (for KDIR) and vdpactl-batch'
+	@echo '  module         build kmod/vdpa_sim_batch.ko against KDIR'
+	@echo '  tool           build build/tool/vdpactl-batch'
+	@echo '  setup          install packages, fetch the test-bed kernel, build stock vdpa_sim_net (root)'
+	@echo '  testbed-image  build the VM initramfs (module, stock modules, tool, tests)'
+	@echo '  check          setup, lint, host unit tests, then the VM tests (CI runs this)'
+	@echo '  run            the main job, in the VM'
+	@echo '  lint           W=1 -Werror, sparse (C=2), checkpatch, clang-format, shellcheck'
+	@echo '  clean          remove build outputs (keeps the download cache)'
+	@echo '  distclean      remove build/ entirely'
+	@echo 'Variables: KDIR=<kernel build dir>  KVER=<Debian kernel release>  V=1'
+	@echo '  module: $(if $(KDIR),$(KDIR),(no kernel headers found: make setup or KDIR=))'
+	@echo '  test bed: $(if $(TESTBED_KVER),$(TESTBED_KVER),(not set up: make setup))'
+
+module:
+	$(if $(KREL),,$(error no kernel build tree at '$(KDIR)': run 'make setup' or set KDIR=))
+	$(Q)scripts/kbuild.sh . $(BUILD)/kmod/$(KREL) $(KDIR) $(KBUILD_ARGS) modules
+	@echo 'module: $(BUILD)/kmod/$(KREL)/kmod/vdpa_sim_batch.ko'
+
+ifneq ($(HAVE_TOOL),)
+tool: $(TOOL_BIN)
+$(TOOL_BIN): $(TOOL_SRCS)
+	$(Q)$(MAKE) -C $(TOOL_DIR) O=$(TOOL_OUT)
+unit-tests: $(TOOL_BIN)
+	$(Q)$(MAKE) -C $(TOOL_DIR) O=$(TOOL_OUT) tests
+else
+tool unit-tests:
+	@echo '$@: $(TOOL_DIR) has no Makefile yet; nothing to build'
+endif
+
+setup:
+	$(Q)scripts/setup.sh
+
+testbed-image: $(TB_IMAGE)
+
+$(TB_KO): $(KMOD_SRCS)
+	$(Q)scripts/kbuild.sh . $(BUILD)/kmod/$(TESTBED_KVER) $(TESTBED_KDIR) $(KBUILD_ARGS) modules
+
+$(TB_TESTMOD): $(TESTMOD_SRCS)
+	$(Q)scripts/kbuild.sh tests/kmod $(BUILD)/testmod/$(TESTBED_KVER) $(TESTBED_KDIR) $(KBUILD_ARGS) modules
+
+$(TB_STOCK):
+	$(Q)scripts/build-stock.sh
+
+$(TB_IMAGE): $(TB_KO) $(TB_TESTMOD) $(TB_STOCK) $(if $(HAVE_TOOL),$(TOOL_BIN)) $(TB_INPUTS)
+	$(if $(TESTBED_KVER),,$(error test bed not set up: run 'make setup'))
+	$(Q)scripts/mkinitramfs.sh $@
+
+# Setup may pick a new kernel, so everything after it runs in a fresh make
+# that reads the new build/testbed.env.
+check: setup
+	$(Q)$(MAKE) check-tests
+
+check-tests: testbed-image unit-tests lint
+	$(Q)VM_NO_BUILD=1 prove --timer --exec tests/run-test \
+		$(HOST_TESTS) $(UNIT_TESTS) $(VM_TESTS) $(HARNESS_TESTS)
+
+run: setup
+	$(Q)$(MAKE) testbed-image
+	$(Q)VM_NO_BUILD=1 scripts/vm.sh --name run -- scripts/guest/main-job.sh
+
+lint: testbed-image
+	$(Q)scripts/lint.sh
+
+clean:
+	$(Q)rm -rf $(BUILD)/kmod $(BUILD)/testmod $(BUILD)/tool $(BUILD)/vm \
+		$(BUILD)/stock $(BUILD)/bench
+
+distclean:
+	$(Q)rm -rf $(BUILD)

@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Static checks, each of which fails the run:
+#   kernel C   W=1 with -Werror, sparse (C=2), checkpatch --strict (options
+#              and justified exceptions in .checkpatch.conf), clang-format
+#              with the kernel's .clang-format
+#   tool C     clang-format with the same style
+#   shell      shellcheck
+# checkpatch.pl and .clang-format come from the test-bed kernel's source
+# (build/cache/KVER/src), never from the repository.
+set -euo pipefail
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
+load_testbed_env
+cd "$VB_ROOT"
+
+failed=()
+step() {
+	local name=$1
+	shift
+	[ "${V:-0}" = 1 ] && say "$name: $*"
+	if "$@"; then
+		printf '  LINT    %s ok\n' "$name"
+	else
+		printf '  LINT    %s FAILED\n' "$name"
+		failed+=("$name")
+	fi
+}
+
+# kbuild_checked NAME SRCDIR: W=1 -Werror build plus sparse on every file;
+# sparse only warns, so its output decides.
+kbuild_checked() {
+	local out=$VB_BUILD/lint/$1 log
+	log=$(scripts/kbuild.sh "$2" "$out" "$TESTBED_KDIR" W=1 KCFLAGS=-Werror \
+		C=2 CHECK=sparse modules 2>&1) || {
+		echo "$log"
+		return 1
+	}
+	if grep -E '(warning|error):' <<<"$log"; then
+		return 1
+	fi
+}
+
+checkpatch() {
+	perl "$VB_KSRC/scripts/checkpatch.pl" --quiet -f "$@"
+}
+
+clang_format() {
+	clang-format --style="file:$VB_KSRC/.clang-format" --dry-run -Werror "$@"
+}
+
+mapfile -t kernel_c < <(git ls-files --cached --others --exclude-standard \
+	'kmod/*.[ch]' 'tests/kmod/*.[ch]')
+mapfile -t tool_c < <(git ls-files --cached --others --exclude-standard \
+	'tools/*.[ch]')
+mapfile -t shell < <(git ls-files --cached --others --exclude-standard \
+	'*.sh' '*.t' tests/run-test .ci/run)
+
+step "W=1 + sparse (kmod)" kbuild_checked kmod .
+step "W=1 + sparse (tests/kmod)" kbuild_checked testmod tests/kmod
+step checkpatch checkpatch "${kernel_c[@]}"
+step "clang-format (kernel)" clang_format "${kernel_c[@]}"
+[ ${#tool_c[@]} -gt 0 ] && step "clang-format (tool)" clang_format "${tool_c[@]}"
+step shellcheck shellcheck -x "${shell[@]}"
+
+if [ ${#failed[@]} -gt 0 ]; then
+	die "failed: ${failed[*]}"
+fi
