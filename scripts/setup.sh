@@ -102,21 +102,27 @@ suite_version() {
 		awk -F'|' -v s="$2" '$3 ~ "[ /]" s "/" { gsub(/ /, "", $2); print $2; exit }'
 }
 
+# Install PACKAGE at the version SUITE has, unless it is there already.
+install_from_suite() {
+	local pkg=$1 suite=$2 want have
+	want=$(suite_version "$pkg" "$suite")
+	if [ -z "$want" ]; then
+		apt_update
+		want=$(suite_version "$pkg" "$suite")
+	fi
+	[ -n "$want" ] || die "no $pkg in $suite"
+	have=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || true)
+	# pkg/suite, not -t: -t would also drag unrelated packages (systemd,
+	# ...) to the suite's versions.
+	[ "$have" = "$want" ] || apt_install "$pkg/$suite"
+}
+
 # Make sure the headers of the test-bed kernel are installed and set KVER
 # and DEBVER. Without KVER that is the suite's linux-headers-amd64.
 install_headers() {
-	local suite=$1 want have dep
+	local suite=$1 dep
 	if [ -z "${KVER:-}" ]; then
-		want=$(suite_version linux-headers-amd64 "$suite")
-		if [ -z "$want" ]; then
-			apt_update
-			want=$(suite_version linux-headers-amd64 "$suite")
-		fi
-		[ -n "$want" ] || die "no linux-headers-amd64 in $suite"
-		have=$(dpkg-query -W -f='${Version}' linux-headers-amd64 2>/dev/null || true)
-		# pkg/suite, not -t: -t would also drag unrelated packages
-		# (systemd, ...) to the suite's versions.
-		[ "$have" = "$want" ] || apt_install "linux-headers-amd64/$suite"
+		install_from_suite linux-headers-amd64 "$suite"
 		dep=$(dpkg-query -W -f='${Depends}' linux-headers-amd64)
 		KVER=$(sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p' <<<"$dep")
 	elif ! is_installed "linux-headers-$KVER"; then
@@ -152,6 +158,9 @@ main() {
 	suite=${TESTBED_SUITE:-$(default_suite "$codename")}
 	enable_suite "$codename" "$suite"
 	install_headers "$suite"
+	# iproute2 as new as the kernel: "vdpa dev add ... device_features"
+	# came after bookworm's 6.1.
+	install_from_suite iproute2 "$suite"
 	mkdir -p "$VB_BUILD"
 	write_env "$KVER" "$DEBVER" "$suite"
 	export KVER
