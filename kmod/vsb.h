@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vdpa_sim_batch: a vDPA net device simulator with batched control
+ * virtqueue completion. Symbols are prefixed vsb_ (vdpa_sim_batch).
+ */
+#ifndef VSB_H
+#define VSB_H
+
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/vdpa.h>
+#include <linux/vhost_iotlb.h>
+#include <linux/workqueue.h>
+#include <uapi/linux/virtio_net.h>
+
+#include "vsb_cvq.h"
+#include "vsb_loopback.h"
+#include "vsb_ring.h"
+
+#define VSB_MGMTDEV_NAME "vdpasim_batch"
+
+#define VSB_MAX_VQP 1
+#define VSB_NVQS (2 * VSB_MAX_VQP + 1)
+#define VSB_QUEUE_SIZE_MAX 4096
+#define VSB_MIN_MTU 68
+#define VSB_MAX_MTU 9000
+#define VSB_DEFAULT_MTU 1500
+/* A frame as the driver hands it over: header, Ethernet, VLAN tag, MTU. */
+#define VSB_FRAME_MAX (VSB_NET_HDR_LEN + 14 + 4 + VSB_MAX_MTU)
+/* Frames moved per data path run, so a busy queue cannot hog the CPU. */
+#define VSB_TX_BUDGET 64
+#define VSB_IOTLB_LIMIT 2048
+#define VSB_TLB_CACHE 4
+
+/* Virtqueue groups and address spaces: the CVQ alone in group 1. */
+#define VSB_GROUP_DATA 0
+#define VSB_GROUP_CVQ 1
+#define VSB_NGROUPS 2
+#define VSB_NAS 2
+
+enum vsb_completion {
+	VSB_COMPLETION_IMMEDIATE,
+	VSB_COMPLETION_BATCH,
+};
+
+struct vsb_dev;
+
+struct vsb_vq {
+	struct vsb_dev *vsb;
+	u16 index;
+	bool ready;
+	u32 num;
+	u64 desc_addr;
+	u64 driver_addr;
+	u64 device_addr;
+	/* avail index to start from when the queue is (re)enabled */
+	u16 last_avail;
+	struct vdpa_callback cb;
+	struct vsb_ring ring;
+	struct vsb_chain chain;
+	/* recent IOTLB hits; valid while tlb_gen == vsb->map_gen */
+	const struct vhost_iotlb_map *tlb[VSB_TLB_CACHE];
+	unsigned int tlb_next;
+	u32 tlb_gen;
+};
+
+struct vsb_as {
+	struct vhost_iotlb *iotlb;
+	/* no map since create or CLEAN_MAP: guest physical == device address */
+	bool passthrough;
+};
+
+struct vsb_cvq_stats {
+	u64 requests;
+	u64 successes;
+	u64 errors;
+	u64 batches;
+	u64 notifications;
+};
+
+struct vsb_dev {
+	struct vdpa_device vdpa;
+	/* Serialises the ops and queue processing; protects all below. */
+	struct mutex lock;
+	u64 supported_features;
+	u64 features;
+	u8 status;
+	bool suspended;
+	bool pending_kick;
+	enum vsb_completion completion;
+	u32 batch_limit;
+	/* how long the worker waits for the next kick before sleeping */
+	u32 kick_poll_ns;
+	u16 mtu;
+	u8 provisioned_mac[ETH_ALEN];
+	struct vsb_net_ctrl ctrl;
+	struct vsb_vq vqs[VSB_NVQS];
+	u32 group_asid[VSB_NGROUPS];
+	struct vsb_as as[VSB_NAS];
+	/* bumped whenever a translation may change */
+	u32 map_gen;
+	struct mm_struct *mm;
+	struct vdpa_callback config_cb;
+	struct vsb_cvq_stats cvq_stats;
+	struct vsb_loopback_stats lb_stats;
+	u8 *frame;
+
+	/* The config space; get_config may be called in atomic context. */
+	spinlock_t config_lock;
+	struct virtio_net_config config;
+	u32 generation;
+
+	atomic64_t cvq_kicks;
+	struct work_struct work;
+};
+
+static inline struct vsb_dev *vdpa_to_vsb(struct vdpa_device *vdpa)
+{
+	return container_of(vdpa, struct vsb_dev, vdpa);
+}
+
+/* Runs device work that cannot be done in the kicking context. */
+extern struct workqueue_struct *vsb_wq;
+extern const struct vsb_mem_ops vsb_iotlb_mem_ops;
+extern const struct vdpa_config_ops vsb_config_ops;
+
+/* Per-device settings, taken from the module parameters at creation. */
+struct vsb_dev_params {
+	enum vsb_completion completion;
+	u32 batch_limit;
+	u32 kick_poll_ns;
+};
+
+int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
+		 const struct vsb_dev_params *params);
+void vsb_dev_set_mac(struct vsb_dev *vsb, const u8 *mac);
+u16 vsb_cvq_index(const struct vsb_dev *vsb);
+int vsb_fill_vq_stats(struct vsb_dev *vsb, u16 idx, struct sk_buff *msg,
+		      struct netlink_ext_ack *extack);
+
+#endif /* VSB_H */

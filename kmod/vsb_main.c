@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vdpa_sim_batch: a vDPA net device simulator with batched control
+ * virtqueue completion.
+ *
+ * Module glue: parameters, the "vdpasim_batch" management device through
+ * which iproute2's "vdpa dev add ... mgmtdev vdpasim_batch" creates
+ * devices, and the checks on what it is asked to create.
+ */
+
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/etherdevice.h>
+#include <linux/module.h>
+#include <uapi/linux/vdpa.h>
+#include <uapi/linux/virtio_config.h>
+#include <uapi/linux/virtio_ids.h>
+
+#include "vsb.h"
+#include "vsb_compat.h"
+
+#define DRV_VERSION "0.2"
+#define DRV_AUTHOR "vdpa-batch developers"
+#define DRV_DESC "vDPA net device simulator with batched CVQ completion"
+#define DRV_LICENSE "GPL"
+
+#define VSB_FEATURES                                                           \
+	(BIT_ULL(VIRTIO_F_VERSION_1) | BIT_ULL(VIRTIO_F_ACCESS_PLATFORM) |     \
+	 BIT_ULL(VIRTIO_F_ANY_LAYOUT) | BIT_ULL(VIRTIO_RING_F_EVENT_IDX) |     \
+	 BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC) | BIT_ULL(VIRTIO_NET_F_MAC) |    \
+	 BIT_ULL(VIRTIO_NET_F_MTU) | BIT_ULL(VIRTIO_NET_F_STATUS) |            \
+	 BIT_ULL(VIRTIO_NET_F_CTRL_VQ) | BIT_ULL(VIRTIO_NET_F_CTRL_MAC_ADDR) | \
+	 BIT_ULL(VIRTIO_NET_F_GUEST_ANNOUNCE))
+
+/* A provisioned feature set must keep what the device cannot work without. */
+#define VSB_FEATURES_REQUIRED \
+	(BIT_ULL(VIRTIO_F_VERSION_1) | BIT_ULL(VIRTIO_F_ACCESS_PLATFORM))
+
+struct workqueue_struct *vsb_wq;
+static struct device *vsb_root;
+
+static const char *const vsb_completion_names[] = {
+	[VSB_COMPLETION_IMMEDIATE] = "immediate",
+	[VSB_COMPLETION_BATCH] = "batch",
+};
+
+static int vsb_completion_default = VSB_COMPLETION_BATCH;
+
+static int vsb_completion_set(const char *val, const struct kernel_param *kp)
+{
+	int mode = sysfs_match_string(vsb_completion_names, val);
+
+	if (mode < 0)
+		return -EINVAL;
+	*(int *)kp->arg = mode;
+	return 0;
+}
+
+static int vsb_completion_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", vsb_completion_names[*(int *)kp->arg]);
+}
+
+static const struct kernel_param_ops vsb_completion_ops = {
+	.set = vsb_completion_set,
+	.get = vsb_completion_get,
+};
+
+module_param_cb(completion, &vsb_completion_ops, &vsb_completion_default, 0644);
+MODULE_PARM_DESC(completion, "CVQ completion of new devices: batch|immediate");
+
+static unsigned int vsb_batch_limit;
+module_param_named(batch_limit, vsb_batch_limit, uint, 0644);
+MODULE_PARM_DESC(batch_limit, "CVQ commands per batch (0: queue size)");
+
+/* Within what we offer, and with what the device cannot work without. */
+static bool vsb_features_ok(u64 features)
+{
+	return !(features & ~VSB_FEATURES) &&
+	       (features & VSB_FEATURES_REQUIRED) == VSB_FEATURES_REQUIRED;
+}
+
+static unsigned int vsb_kick_poll_us = 50;
+module_param_named(kick_poll_us, vsb_kick_poll_us, uint, 0644);
+MODULE_PARM_DESC(kick_poll_us, "how long a worker waits for a kick (0: not)");
+
+static int vsb_check_config(struct device *dev, const char *name,
+			    const struct vdpa_dev_set_config *cfg)
+{
+	if (cfg->mask & BIT_ULL(VDPA_ATTR_DEV_NET_CFG_MACADDR) &&
+	    !is_valid_ether_addr(cfg->net.mac)) {
+		dev_info(dev, "%s: MAC %pM is zero or multicast\n", name,
+			 cfg->net.mac);
+		return -EINVAL;
+	}
+	if (cfg->mask & BIT_ULL(VDPA_ATTR_DEV_NET_CFG_MTU) &&
+	    (cfg->net.mtu < VSB_MIN_MTU || cfg->net.mtu > VSB_MAX_MTU)) {
+		dev_info(dev, "%s: MTU %u outside [%u, %u]\n", name,
+			 cfg->net.mtu, VSB_MIN_MTU, VSB_MAX_MTU);
+		return -EINVAL;
+	}
+	if (cfg->mask & BIT_ULL(VDPA_ATTR_DEV_NET_CFG_MAX_VQP) &&
+	    (!cfg->net.max_vq_pairs || cfg->net.max_vq_pairs > VSB_MAX_VQP)) {
+		dev_info(dev, "%s: max_vqp %u outside [1, %u]\n", name,
+			 cfg->net.max_vq_pairs, VSB_MAX_VQP);
+		return -EINVAL;
+	}
+	if (cfg->mask & BIT_ULL(VDPA_ATTR_DEV_FEATURES) &&
+	    !vsb_features_ok(cfg->device_features)) {
+		dev_info(dev, "%s: device_features 0x%llx: offered 0x%llx\n",
+			 name, cfg->device_features, VSB_FEATURES);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int vsb_dev_add(struct vdpa_mgmt_dev *mdev, const char *name,
+		       const struct vdpa_dev_set_config *cfg)
+{
+	struct vsb_dev_params params;
+	struct vsb_dev *vsb;
+	struct device *dev;
+	int ret;
+
+	ret = vsb_check_config(mdev->device, name, cfg);
+	if (ret)
+		return ret;
+
+	vsb = vsb_alloc_device(struct vsb_dev, vdpa, mdev->device,
+			       &vsb_config_ops, VSB_NGROUPS, VSB_NAS, name);
+	if (IS_ERR(vsb))
+		return PTR_ERR(vsb);
+
+	vsb->supported_features = cfg->mask & BIT_ULL(VDPA_ATTR_DEV_FEATURES) ?
+					  cfg->device_features :
+					  VSB_FEATURES;
+	params.completion = READ_ONCE(vsb_completion_default);
+	params.batch_limit = READ_ONCE(vsb_batch_limit);
+	params.kick_poll_ns =
+		min(READ_ONCE(vsb_kick_poll_us), 10000U) * NSEC_PER_USEC;
+	ret = vsb_dev_init(vsb, cfg, &params);
+	if (ret)
+		goto init_err;
+
+	/* virtio_vdpa maps through dma-direct: physical addresses. */
+	dev = &vsb->vdpa.dev;
+	dev->dma_mask = &dev->coherent_dma_mask;
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
+	if (ret)
+		goto init_err;
+	vsb_set_dma_dev(&vsb->vdpa, dev);
+	vsb->vdpa.mdev = mdev;
+
+	ret = _vdpa_register_device(&vsb->vdpa, VSB_NVQS);
+	if (ret)
+		goto register_err;
+	return 0;
+
+register_err:
+init_err:
+	/* The last reference frees through vsb_config_ops.free. */
+	put_device(&vsb->vdpa.dev);
+	return ret;
+}
+
+static void vsb_dev_del(struct vdpa_mgmt_dev *mdev, struct vdpa_device *dev)
+{
+	_vdpa_unregister_device(dev);
+}
+
+static int vsb_dev_set_attr(struct vdpa_mgmt_dev *mdev, struct vdpa_device *dev,
+			    const struct vdpa_dev_set_config *cfg)
+{
+	int ret;
+
+	if (cfg->mask & ~BIT_ULL(VDPA_ATTR_DEV_NET_CFG_MACADDR))
+		return -EOPNOTSUPP;
+	ret = vsb_check_config(mdev->device, dev_name(&dev->dev), cfg);
+	if (ret)
+		return ret;
+	if (cfg->mask & BIT_ULL(VDPA_ATTR_DEV_NET_CFG_MACADDR))
+		vsb_dev_set_mac(vdpa_to_vsb(dev), cfg->net.mac);
+	return 0;
+}
+
+static const struct vdpa_mgmtdev_ops vsb_mgmtdev_ops = {
+	.dev_add = vsb_dev_add,
+	.dev_del = vsb_dev_del,
+	.dev_set_attr = vsb_dev_set_attr,
+};
+
+static struct virtio_device_id vsb_id_table[] = {
+	{ VIRTIO_ID_NET, VIRTIO_DEV_ANY_ID },
+	{ 0 },
+};
+
+static struct vdpa_mgmt_dev vsb_mgmtdev = {
+	.ops = &vsb_mgmtdev_ops,
+	.id_table = vsb_id_table,
+	.config_attr_mask = BIT_ULL(VDPA_ATTR_DEV_NET_CFG_MACADDR) |
+			    BIT_ULL(VDPA_ATTR_DEV_NET_CFG_MTU) |
+			    BIT_ULL(VDPA_ATTR_DEV_NET_CFG_MAX_VQP) |
+			    BIT_ULL(VDPA_ATTR_DEV_FEATURES),
+	.max_supported_vqs = VSB_NVQS,
+	.supported_features = VSB_FEATURES,
+};
+
+static int __init vsb_init(void)
+{
+	int ret;
+
+	vsb_wq = alloc_workqueue("vdpa_sim_batch", WQ_UNBOUND, 0);
+	if (!vsb_wq)
+		return -ENOMEM;
+
+	vsb_root = root_device_register(VSB_MGMTDEV_NAME);
+	if (IS_ERR(vsb_root)) {
+		ret = PTR_ERR(vsb_root);
+		goto root_err;
+	}
+
+	vsb_mgmtdev.device = vsb_root;
+	ret = vdpa_mgmtdev_register(&vsb_mgmtdev);
+	if (ret)
+		goto mgmtdev_err;
+	return 0;
+
+mgmtdev_err:
+	root_device_unregister(vsb_root);
+root_err:
+	destroy_workqueue(vsb_wq);
+	return ret;
+}
+
+static void __exit vsb_exit(void)
+{
+	/* Deletes every device of ours, waiting for their users to go. */
+	vdpa_mgmtdev_unregister(&vsb_mgmtdev);
+	root_device_unregister(vsb_root);
+	destroy_workqueue(vsb_wq);
+}
+
+module_init(vsb_init);
+module_exit(vsb_exit);
+
+MODULE_VERSION(DRV_VERSION);
+MODULE_LICENSE(DRV_LICENSE);
+MODULE_AUTHOR(DRV_AUTHOR);
+MODULE_DESCRIPTION(DRV_DESC);

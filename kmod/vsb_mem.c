@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Guest memory for the ring engine: device addresses translated through the
+ * queue's address space.
+ *
+ * vhost_vdpa binds the owner's mm and maps user virtual addresses (use_va);
+ * they are reached with copy_{from,to}_user, so the caller must run with
+ * that mm (the vhost worker does; the device's work item adopts it).
+ * virtio_vdpa maps nothing: its DMA addresses are guest physical addresses
+ * (dma-direct on the vDPA device), reached page by page through kmap.
+ * A bound mm switches passthrough off, so userspace can never make the
+ * device touch physical memory.
+ */
+
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/uaccess.h>
+
+#include "vsb.h"
+
+static struct vsb_as *vsb_vq_as(struct vsb_vq *vq)
+{
+	struct vsb_dev *vsb = vq->vsb;
+	u32 group = vq->index == vsb_cvq_index(vsb) ? VSB_GROUP_CVQ :
+						      VSB_GROUP_DATA;
+
+	return &vsb->as[vsb->group_asid[group]];
+}
+
+/* The map holding addr: recent hits first, then the interval tree. */
+static const struct vhost_iotlb_map *vsb_translate(struct vsb_vq *vq, u64 addr)
+{
+	const struct vhost_iotlb_map *map;
+	unsigned int i;
+
+	if (vq->tlb_gen != vq->vsb->map_gen) {
+		memset(vq->tlb, 0, sizeof(vq->tlb));
+		vq->tlb_gen = vq->vsb->map_gen;
+	}
+	for (i = 0; i < VSB_TLB_CACHE; i++) {
+		map = vq->tlb[i];
+		if (map && map->start <= addr && addr <= map->last)
+			return map;
+	}
+	map = vhost_iotlb_itree_first(vsb_vq_as(vq)->iotlb, addr, addr);
+	if (map) {
+		vq->tlb[vq->tlb_next] = map;
+		vq->tlb_next = (vq->tlb_next + 1) % VSB_TLB_CACHE;
+	}
+	return map;
+}
+
+static int vsb_phys_copy(u64 pa, void *buf, u32 len, bool write)
+{
+	while (len) {
+		u32 off = offset_in_page(pa);
+		u32 chunk = min_t(u32, len, PAGE_SIZE - off);
+		unsigned long pfn = PHYS_PFN(pa);
+		void *kaddr;
+
+		if (!pfn_valid(pfn))
+			return -EFAULT;
+		kaddr = kmap_local_pfn(pfn);
+		if (write)
+			memcpy(kaddr + off, buf, chunk);
+		else
+			memcpy(buf, kaddr + off, chunk);
+		kunmap_local(kaddr);
+		pa += chunk;
+		buf += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+static int vsb_user_copy(u64 uaddr, void *buf, u32 len, bool write)
+{
+	void __user *p = (void __user *)(uintptr_t)uaddr;
+	unsigned long left;
+
+	if (write)
+		left = copy_to_user(p, buf, len);
+	else
+		left = copy_from_user(buf, p, len);
+	return left ? -EFAULT : 0;
+}
+
+static int vsb_mem_xfer(struct vsb_vq *vq, u64 addr, void *buf, u32 len,
+			bool write)
+{
+	struct vsb_dev *vsb = vq->vsb;
+	u32 need = write ? VHOST_MAP_WO : VHOST_MAP_RO;
+
+	if (vsb->mm && current->mm != vsb->mm)
+		return -EFAULT;
+	if (!vsb->mm && vsb_vq_as(vq)->passthrough)
+		return vsb_phys_copy(addr, buf, len, write);
+
+	while (len) {
+		const struct vhost_iotlb_map *map = vsb_translate(vq, addr);
+		u64 room, host;
+		u32 chunk;
+		int ret;
+
+		if (!map)
+			return -EFAULT;
+		if ((map->perm & need) != need)
+			return -EPERM;
+		/* room is bytes after addr in the map, minus one: no wrap */
+		room = map->last - addr;
+		chunk = room < len - 1 ? room + 1 : len;
+		host = map->addr + (addr - map->start);
+		if (vsb->mm)
+			ret = vsb_user_copy(host, buf, chunk, write);
+		else
+			ret = vsb_phys_copy(host, buf, chunk, write);
+		if (ret)
+			return ret;
+		addr += chunk;
+		buf += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+static int vsb_iotlb_read(void *priv, u64 addr, void *buf, u32 len)
+{
+	return vsb_mem_xfer(priv, addr, buf, len, false);
+}
+
+static int vsb_iotlb_write(void *priv, u64 addr, const void *buf, u32 len)
+{
+	return vsb_mem_xfer(priv, addr, (void *)buf, len, true);
+}
+
+const struct vsb_mem_ops vsb_iotlb_mem_ops = {
+	.read = vsb_iotlb_read,
+	.write = vsb_iotlb_write,
+};

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The seam between the device logic that knows nothing of the kernel (the
+ * split-ring engine, the control-queue parser, the loopback) and the two
+ * places it is built: the module, and the host unit tests and fuzzers.
+ *
+ * Kernel-free code includes only this header. In the module it maps to the
+ * kernel's own headers; on the host tests/unit/kmod/vsb_host.h provides the
+ * same names (fixed-width types, little-endian helpers, barriers, errno).
+ */
+#ifndef VSB_PORT_H
+#define VSB_PORT_H
+
+#ifdef __KERNEL__
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/overflow.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <asm/barrier.h>
+#include <asm/byteorder.h>
+#include <uapi/linux/virtio_net.h>
+#include <uapi/linux/virtio_ring.h>
+
+/*
+ * The device is software on one CPU and the driver runs on another, so
+ * ordering between them needs SMP barriers, not I/O barriers. Each use in
+ * the ring engine says what it orders.
+ */
+/* full barrier: see the comment at each use */
+#define vsb_mb() smp_mb()
+/* read barrier: see the comment at each use */
+#define vsb_rmb() smp_rmb()
+/* write barrier: see the comment at each use */
+#define vsb_wmb() smp_wmb()
+#else
+#include "vsb_host.h"
+#endif
+
+/*
+ * Guest memory as the device sees it: device addresses (IOVAs) are
+ * translated and permission-checked by the host of this code. Both
+ * return 0 or a negative errno; a partial access is a failure.
+ */
+struct vsb_mem_ops {
+	int (*read)(void *priv, u64 addr, void *buf, u32 len);
+	int (*write)(void *priv, u64 addr, const void *buf, u32 len);
+};
+
+struct vsb_mem {
+	const struct vsb_mem_ops *ops;
+	void *priv;
+};
+
+static inline int vsb_mem_read(const struct vsb_mem *mem, u64 addr, void *buf,
+			       u32 len)
+{
+	return mem->ops->read(mem->priv, addr, buf, len);
+}
+
+static inline int vsb_mem_write(const struct vsb_mem *mem, u64 addr,
+				const void *buf, u32 len)
+{
+	return mem->ops->write(mem->priv, addr, buf, len);
+}
+
+#endif /* VSB_PORT_H */

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Device side of a split virtqueue (virtio 1.x, "Split Virtqueues").
+ *
+ * Layout, all little-endian (VERSION_1 is required, so there is no legacy
+ * byte order):
+ *   descriptor table  num x { le64 addr; le32 len; le16 flags; le16 next }
+ *   avail ring        le16 flags, le16 idx, le16 ring[num], le16 used_event
+ *   used ring         le16 flags, le16 idx, { le32 id; le32 len }[num],
+ *                     le16 avail_event
+ *
+ * A chain that fails validation after its head was taken is reported with
+ * chain->head set, so the caller can still complete it before it puts the
+ * device in NEEDS_RESET: a driver waiting for that buffer sees it come back
+ * rather than hanging.
+ */
+
+#include "vsb_ring.h"
+
+struct vsb_desc {
+	__le64 addr;
+	__le32 len;
+	__le16 flags;
+	__le16 next;
+};
+
+struct vsb_used_elem {
+	__le32 id;
+	__le32 len;
+};
+
+#define VSB_DESC_SIZE 16
+#define VSB_AVAIL_RING_OFF 4
+#define VSB_USED_RING_OFF 4
+
+static int vsb_ring_fail(struct vsb_ring *ring, enum vsb_fault fault)
+{
+	if (ring->fault == VSB_FAULT_NONE)
+		ring->fault = fault;
+	return -EIO;
+}
+
+static u64 vsb_avail_size(u16 num)
+{
+	return VSB_AVAIL_RING_OFF + 2ULL * num + 2;
+}
+
+static u64 vsb_used_size(u16 num)
+{
+	return VSB_USED_RING_OFF + 8ULL * num + 2;
+}
+
+static bool vsb_range_ok(u64 addr, u64 len)
+{
+	u64 last;
+
+	return !check_add_overflow(addr, len - 1, &last);
+}
+
+/*
+ * Check the driver's queue size and ring addresses (alignment from the
+ * "Virtqueues" section) and start with an empty ring at last_avail.
+ */
+enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
+			      u64 avail, u64 used, u16 last_avail)
+{
+	ring->fault = VSB_FAULT_NONE;
+	ring->num = num;
+	ring->desc = desc;
+	ring->avail = avail;
+	ring->used = used;
+	ring->last_avail = last_avail;
+	ring->used_idx = last_avail;
+	ring->used_published = last_avail;
+	ring->signalled_used_valid = false;
+
+	if (!num || (num & (num - 1)))
+		ring->fault = VSB_FAULT_RING_CONFIG;
+	else if ((desc & 15) || (avail & 1) || (used & 3))
+		ring->fault = VSB_FAULT_RING_CONFIG;
+	else if (!vsb_range_ok(desc, (u64)num * VSB_DESC_SIZE) ||
+		 !vsb_range_ok(avail, vsb_avail_size(num)) ||
+		 !vsb_range_ok(used, vsb_used_size(num)))
+		ring->fault = VSB_FAULT_RING_CONFIG;
+	return ring->fault;
+}
+
+static int vsb_ring_read16(struct vsb_ring *ring, u64 addr, u16 *val)
+{
+	__le16 raw;
+
+	if (vsb_mem_read(&ring->mem, addr, &raw, sizeof(raw)))
+		return vsb_ring_fail(ring, VSB_FAULT_RING_ACCESS);
+	*val = le16_to_cpu(raw);
+	return 0;
+}
+
+static int vsb_ring_write16(struct vsb_ring *ring, u64 addr, u16 val)
+{
+	__le16 raw = cpu_to_le16(val);
+
+	if (vsb_mem_write(&ring->mem, addr, &raw, sizeof(raw)))
+		return vsb_ring_fail(ring, VSB_FAULT_RING_ACCESS);
+	return 0;
+}
+
+static int vsb_chain_add(struct vsb_ring *ring, struct vsb_chain *chain,
+			 u64 addr, u32 len, bool writable)
+{
+	u32 *total = writable ? &chain->in_len : &chain->out_len;
+	u16 nr = chain->nr_out + chain->nr_in;
+
+	if (!writable && chain->nr_in)
+		return vsb_ring_fail(ring, VSB_FAULT_WRITE_ORDER);
+	/* A zero-length buffer carries nothing; it only counts as a step. */
+	if (!len)
+		return 0;
+	if (!vsb_range_ok(addr, len))
+		return vsb_ring_fail(ring, VSB_FAULT_ADDR_WRAP);
+	if (check_add_overflow(*total, len, total))
+		return vsb_ring_fail(ring, VSB_FAULT_CHAIN_BYTES);
+	if (nr >= ring->num || nr >= chain->max_segs)
+		return vsb_ring_fail(ring, VSB_FAULT_CHAIN_LONG);
+	chain->segs[nr].addr = addr;
+	chain->segs[nr].len = len;
+	if (writable)
+		chain->nr_in++;
+	else
+		chain->nr_out++;
+	return 0;
+}
+
+/* An indirect table pointer: checks from "Indirect Descriptors". */
+static enum vsb_fault vsb_indirect_check(const struct vsb_ring *ring, u64 addr,
+					 u32 len, u16 flags, bool in_indirect)
+{
+	if (!ring->indirect)
+		return VSB_FAULT_INDIRECT_FEATURE;
+	if (in_indirect)
+		return VSB_FAULT_INDIRECT_NESTED;
+	if (flags & VRING_DESC_F_NEXT)
+		return VSB_FAULT_INDIRECT_NEXT;
+	if (!len || len % VSB_DESC_SIZE || len / VSB_DESC_SIZE > ring->num)
+		return VSB_FAULT_INDIRECT_LEN;
+	if (!vsb_range_ok(addr, len))
+		return VSB_FAULT_ADDR_WRAP;
+	return VSB_FAULT_NONE;
+}
+
+/*
+ * Walk the chain starting at descriptor chain->head. Each table (the ring's
+ * or an indirect one) is walked at most once per entry, which bounds loops;
+ * buffers in all are bounded by the queue size.
+ */
+static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
+{
+	enum vsb_fault table_fault = VSB_FAULT_RING_ACCESS;
+	u64 table = ring->desc;
+	u32 table_num = ring->num;
+	u32 steps = 0;
+	bool in_indirect = false;
+	u16 i = chain->head;
+
+	for (;;) {
+		struct vsb_desc desc;
+		u16 flags;
+		u64 addr;
+		u32 len;
+
+		if (++steps > table_num)
+			return vsb_ring_fail(ring, VSB_FAULT_CHAIN_LOOP);
+		if (vsb_mem_read(&ring->mem, table + (u64)i * VSB_DESC_SIZE,
+				 &desc, sizeof(desc)))
+			return vsb_ring_fail(ring, table_fault);
+		flags = le16_to_cpu(desc.flags);
+		addr = le64_to_cpu(desc.addr);
+		len = le32_to_cpu(desc.len);
+
+		if (flags & VRING_DESC_F_INDIRECT) {
+			enum vsb_fault fault;
+
+			fault = vsb_indirect_check(ring, addr, len, flags,
+						   in_indirect);
+			if (fault)
+				return vsb_ring_fail(ring, fault);
+			/* The spec makes the device ignore F_WRITE here. */
+			table = addr;
+			table_num = len / VSB_DESC_SIZE;
+			table_fault = VSB_FAULT_BUFFER_ACCESS;
+			in_indirect = true;
+			steps = 0;
+			i = 0;
+			continue;
+		}
+
+		if (vsb_chain_add(ring, chain, addr, len,
+				  flags & VRING_DESC_F_WRITE))
+			return -EIO;
+		if (!(flags & VRING_DESC_F_NEXT))
+			return 0;
+		i = le16_to_cpu(desc.next);
+		if (i >= table_num)
+			return vsb_ring_fail(ring, VSB_FAULT_NEXT_RANGE);
+	}
+}
+
+/**
+ * vsb_ring_pop - take the next available chain
+ * @ring: the ring
+ * @chain: filled with the chain; chain->segs must be set by the caller
+ *
+ * Return: 1 with a chain, 0 when the driver has offered nothing new, or
+ * -EIO on a driver error (ring->fault says which). A chain whose head was
+ * taken before the error has chain->head set and chain->nr_out/nr_in
+ * describing what was valid; the head is then ring->last_avail's
+ * predecessor and still owed a used entry. -EIO without a head taken
+ * leaves chain->head at U16_MAX.
+ */
+int vsb_ring_pop(struct vsb_ring *ring, struct vsb_chain *chain)
+{
+	u16 avail_idx, head;
+
+	chain->head = U16_MAX;
+	chain->nr_out = 0;
+	chain->nr_in = 0;
+	chain->out_len = 0;
+	chain->in_len = 0;
+	if (ring->fault)
+		return -EIO;
+
+	if (vsb_ring_read16(ring, ring->avail + 2, &avail_idx))
+		return -EIO;
+	if (avail_idx == ring->last_avail)
+		return 0;
+	if ((u16)(avail_idx - ring->last_avail) > ring->num)
+		return vsb_ring_fail(ring, VSB_FAULT_AVAIL_IDX);
+	/* Read the ring entry only after the index that publishes it. */
+	vsb_rmb();
+	if (vsb_ring_read16(ring,
+			    ring->avail + VSB_AVAIL_RING_OFF +
+				    2ULL * (ring->last_avail & (ring->num - 1)),
+			    &head))
+		return -EIO;
+	if (head >= ring->num)
+		return vsb_ring_fail(ring, VSB_FAULT_HEAD_RANGE);
+
+	ring->last_avail++;
+	chain->head = head;
+	if (vsb_ring_walk(ring, chain))
+		return -EIO;
+	return 1;
+}
+
+/**
+ * vsb_ring_push - fill the next used entry; the driver sees it only after
+ * vsb_ring_publish()
+ * @ring: the ring
+ * @head: the chain's head, as taken by vsb_ring_pop()
+ * @len: bytes written to the chain's writable buffers
+ */
+int vsb_ring_push(struct vsb_ring *ring, u16 head, u32 len)
+{
+	struct vsb_used_elem elem = {
+		.id = cpu_to_le32(head),
+		.len = cpu_to_le32(len),
+	};
+	u64 addr = ring->used + VSB_USED_RING_OFF +
+		   8ULL * (ring->used_idx & (ring->num - 1));
+
+	if (vsb_mem_write(&ring->mem, addr, &elem, sizeof(elem)))
+		return vsb_ring_fail(ring, VSB_FAULT_RING_ACCESS);
+	ring->used_idx++;
+	return 0;
+}
+
+/*
+ * Give back, unused, a chain whose walk failed (or that cannot be served),
+ * so a driver waiting for it is not left hanging; no-op without a head.
+ */
+void vsb_ring_return_chain(struct vsb_ring *ring, const struct vsb_chain *chain)
+{
+	if (chain->head != U16_MAX)
+		vsb_ring_push(ring, chain->head, 0);
+}
+
+/* Expose every pushed used entry to the driver with one used idx write. */
+int vsb_ring_publish(struct vsb_ring *ring)
+{
+	if (ring->used_idx == ring->used_published)
+		return 0;
+	/* Used entries must be visible before the index that covers them. */
+	vsb_wmb();
+	if (vsb_ring_write16(ring, ring->used + 2, ring->used_idx))
+		return -EIO;
+	ring->used_published = ring->used_idx;
+	return 0;
+}
+
+/*
+ * Whether the driver wants a used buffer notification for what has been
+ * published since the last decision ("Used Buffer Notification
+ * Suppression"): with EVENT_IDX, exactly when used_event was passed;
+ * otherwise unless VRING_AVAIL_F_NO_INTERRUPT is set.
+ */
+bool vsb_ring_need_notify(struct vsb_ring *ring)
+{
+	u16 old = ring->signalled_used;
+	u16 new = ring->used_published;
+	bool valid = ring->signalled_used_valid;
+	u16 val;
+
+	/* Publish used idx before reading the driver's suppression state. */
+	vsb_mb();
+	ring->signalled_used = new;
+	ring->signalled_used_valid = true;
+	if (ring->event_idx) {
+		if (vsb_ring_read16(ring,
+				    ring->avail + VSB_AVAIL_RING_OFF +
+					    2ULL * ring->num,
+				    &val))
+			return true;
+		return !valid || vring_need_event(val, new, old);
+	}
+	if (vsb_ring_read16(ring, ring->avail, &val))
+		return true;
+	return !(val & VRING_AVAIL_F_NO_INTERRUPT);
+}
+
+/**
+ * vsb_ring_enable_kicks - ask for a kick for the next available buffer
+ * @ring: the ring
+ *
+ * With EVENT_IDX the driver kicks only when it passes avail_event, so the
+ * device writes it; without, the driver always kicks. Either way a buffer
+ * made available just before this call may have gone without a kick, so
+ * the caller must look again when this returns 1.
+ *
+ * Return: 1 if buffers are available, 0 if not, -EIO on a ring error.
+ */
+int vsb_ring_enable_kicks(struct vsb_ring *ring)
+{
+	u16 avail_idx;
+
+	if (ring->fault)
+		return -EIO;
+	if (ring->event_idx &&
+	    vsb_ring_write16(ring,
+			     ring->used + VSB_USED_RING_OFF + 8ULL * ring->num,
+			     ring->last_avail))
+		return -EIO;
+	/* Publish avail_event before looking at avail idx again. */
+	vsb_mb();
+	if (vsb_ring_read16(ring, ring->avail + 2, &avail_idx))
+		return -EIO;
+	return avail_idx != ring->last_avail;
+}
+
+/*
+ * Copy between buf and the chain's readable (write == false) or writable
+ * buffers, starting offset bytes into them; all of [offset, offset + len)
+ * must lie within those buffers.
+ */
+static int vsb_chain_copy(const struct vsb_ring *ring,
+			  const struct vsb_chain *chain, bool write, u32 offset,
+			  void *buf, u32 len)
+{
+	const struct vsb_seg *seg = chain->segs + (write ? chain->nr_out : 0);
+	u16 nr = write ? chain->nr_in : chain->nr_out;
+	u32 total = write ? chain->in_len : chain->out_len;
+	u8 *p = buf;
+	u16 i;
+
+	if (offset > total || len > total - offset)
+		return -EINVAL;
+	for (i = 0; i < nr && len; i++, seg++) {
+		u32 chunk;
+		int ret;
+
+		if (offset >= seg->len) {
+			offset -= seg->len;
+			continue;
+		}
+		chunk = min(seg->len - offset, len);
+		if (write)
+			ret = vsb_mem_write(&ring->mem, seg->addr + offset, p,
+					    chunk);
+		else
+			ret = vsb_mem_read(&ring->mem, seg->addr + offset, p,
+					   chunk);
+		if (ret)
+			return ret;
+		p += chunk;
+		len -= chunk;
+		offset = 0;
+	}
+	return 0;
+}
+
+int vsb_chain_read(const struct vsb_ring *ring, const struct vsb_chain *chain,
+		   u32 offset, void *buf, u32 len)
+{
+	return vsb_chain_copy(ring, chain, false, offset, buf, len);
+}
+
+int vsb_chain_write(const struct vsb_ring *ring, const struct vsb_chain *chain,
+		    u32 offset, const void *buf, u32 len)
+{
+	return vsb_chain_copy(ring, chain, true, offset, (void *)buf, len);
+}

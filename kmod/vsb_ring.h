@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Device side of a split virtqueue, over guest memory reached through
+ * struct vsb_mem. Every value read from the ring is checked before use; a
+ * driver error is reported as an enum vsb_fault and sticks until the ring
+ * is set up again.
+ */
+#ifndef VSB_RING_H
+#define VSB_RING_H
+
+#include "vsb_port.h"
+#include "vsb_fault.h"
+
+/* The split ring's queue size limit (virtio 1.x, "Split Virtqueues"). */
+#define VSB_RING_NUM_MAX 32768
+
+/* One guest buffer: a device address range. */
+struct vsb_seg {
+	u64 addr;
+	u32 len;
+};
+
+/*
+ * A descriptor chain taken from the avail ring: segs[0, nr_out) are the
+ * readable buffers, segs[nr_out, nr_out + nr_in) the writable ones. The
+ * owner provides segs with room for max_segs entries; the ring never takes
+ * a chain of more than the queue size buffers.
+ */
+struct vsb_chain {
+	u16 head;
+	u16 nr_out;
+	u16 nr_in;
+	u32 out_len;
+	u32 in_len;
+	struct vsb_seg *segs;
+	u32 max_segs;
+};
+
+struct vsb_ring {
+	struct vsb_mem mem;
+	u64 desc;
+	u64 avail;
+	u64 used;
+	u16 num;
+	bool event_idx;
+	bool indirect;
+	/* Next avail ring entry to take. */
+	u16 last_avail;
+	/* Next used ring entry to fill, and the used idx the driver sees. */
+	u16 used_idx;
+	u16 used_published;
+	/* EVENT_IDX: used idx at the last notification decision. */
+	u16 signalled_used;
+	bool signalled_used_valid;
+	enum vsb_fault fault;
+};
+
+enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
+			      u64 avail, u64 used, u16 last_avail);
+int vsb_ring_pop(struct vsb_ring *ring, struct vsb_chain *chain);
+int vsb_ring_push(struct vsb_ring *ring, u16 head, u32 len);
+int vsb_ring_publish(struct vsb_ring *ring);
+bool vsb_ring_need_notify(struct vsb_ring *ring);
+int vsb_ring_enable_kicks(struct vsb_ring *ring);
+void vsb_ring_return_chain(struct vsb_ring *ring,
+			   const struct vsb_chain *chain);
+int vsb_chain_read(const struct vsb_ring *ring, const struct vsb_chain *chain,
+		   u32 offset, void *buf, u32 len);
+int vsb_chain_write(const struct vsb_ring *ring, const struct vsb_chain *chain,
+		    u32 offset, const void *buf, u32 len);
+
+#endif /* VSB_RING_H */
