@@ -14,11 +14,13 @@
  *     with the state unchanged;
  *   - every other command is answered with used length 1.
  * Every answer is written fresh: an ERR can never be left over from an
- * earlier OK, nor the other way round.
+ * earlier OK, nor the other way round. A command takes effect only if its
+ * ack could be written.
  */
 
 #include "vsb_cvq.h"
 
+#define VSB_CVQ_HDR_LEN 2
 /* Largest command data this device accepts (a MAC table comes later). */
 #define VSB_CVQ_DATA_MAX 64
 
@@ -85,12 +87,15 @@ void vsb_cvq_handle(const struct vsb_ring *ring, const struct vsb_chain *chain,
 		    u64 features, struct vsb_net_ctrl *ctrl,
 		    struct vsb_cvq_result *res)
 {
+	struct vsb_net_ctrl next;
 	struct vsb_cvq_cmd cmd;
-	u8 hdr[2];
+	u8 buf[VSB_CVQ_HDR_LEN + VSB_CVQ_DATA_MAX];
+	u32 changed = 0;
+	u8 ack;
 
 	memset(res, 0, sizeof(*res));
 	res->ack = VIRTIO_NET_ERR;
-	if (chain->out_len < sizeof(hdr)) {
+	if (chain->out_len < VSB_CVQ_HDR_LEN) {
 		res->fault = VSB_FAULT_CVQ_HEADER;
 		return;
 	}
@@ -98,35 +103,36 @@ void vsb_cvq_handle(const struct vsb_ring *ring, const struct vsb_chain *chain,
 		res->fault = VSB_FAULT_CVQ_NO_ACK;
 		return;
 	}
-	if (vsb_chain_read(ring, chain, 0, hdr, sizeof(hdr))) {
+	/* Header and data in one read; oversized data is not needed. */
+	if (vsb_chain_read(ring, chain, 0, buf,
+			   min_t(u32, chain->out_len, sizeof(buf)))) {
 		res->fault = VSB_FAULT_BUFFER_ACCESS;
 		return;
 	}
-	cmd.class = hdr[0];
-	cmd.cmd = hdr[1];
-	cmd.len = chain->out_len - sizeof(hdr);
+	cmd.class = buf[0];
+	cmd.cmd = buf[1];
+	cmd.len = chain->out_len - VSB_CVQ_HDR_LEN;
 	res->class = cmd.class;
 	res->cmd = cmd.cmd;
 
-	if (cmd.len <= sizeof(cmd.data) &&
-	    vsb_chain_read(ring, chain, sizeof(hdr), cmd.data, cmd.len)) {
-		res->fault = VSB_FAULT_BUFFER_ACCESS;
-		return;
-	}
 	/*
-	 * Write ERR before touching any state: if the ack byte cannot be
-	 * written, nothing changes, and a command can only take effect once
-	 * its ack is known to reach the driver.
+	 * Work on a copy and keep it only once the ack has been written:
+	 * a command whose ack cannot reach the driver changes nothing.
 	 */
-	if (vsb_chain_write(ring, chain, 0, &res->ack, 1)) {
+	next = *ctrl;
+	ack = VIRTIO_NET_ERR;
+	if (cmd.len <= sizeof(cmd.data)) {
+		memcpy(cmd.data, buf + VSB_CVQ_HDR_LEN, cmd.len);
+		ack = vsb_cvq_dispatch(&cmd, features, &next, &changed);
+	}
+	if (vsb_chain_write(ring, chain, 0, &ack, 1)) {
 		res->fault = VSB_FAULT_BUFFER_ACCESS;
 		return;
 	}
+	res->ack = ack;
 	res->used_len = 1;
-	if (cmd.len > sizeof(cmd.data))
-		return;
-	res->ack = vsb_cvq_dispatch(&cmd, features, ctrl, &res->changed);
-	if (res->ack == VIRTIO_NET_OK &&
-	    vsb_chain_write(ring, chain, 0, &res->ack, 1))
-		res->fault = VSB_FAULT_BUFFER_ACCESS;
+	if (ack == VIRTIO_NET_OK) {
+		*ctrl = next;
+		res->changed = changed;
+	}
 }

@@ -398,12 +398,8 @@ static int vsb_set_vq_state(struct vdpa_device *vdpa, u16 idx,
 	vq = &vsb->vqs[idx];
 	mutex_lock(&vsb->lock);
 	vq->last_avail = state->split.avail_index;
-	if (vq->ready) {
-		/* Everything taken was completed: used catches up too. */
-		vq->ring.last_avail = vq->last_avail;
-		vq->ring.used_idx = vq->last_avail;
-		vq->ring.used_published = vq->last_avail;
-	}
+	if (vq->ready)
+		vsb_ring_set_base(&vq->ring, vq->last_avail);
 	mutex_unlock(&vsb->lock);
 	return 0;
 }

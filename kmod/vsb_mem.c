@@ -74,11 +74,88 @@ static int vsb_phys_copy(u64 pa, void *buf, u32 len, bool write)
 	return 0;
 }
 
+/*
+ * Ring entries, descriptors and control commands are a few bytes each.
+ * Move those a word at a time: copy_{from,to}_user may use "rep movsb",
+ * which costs per byte where string instructions are slow (emulated CPUs
+ * among them), and the device touches guest memory several times per
+ * command.
+ */
+#define VSB_SMALL_COPY 64
+
+static int vsb_user_read_small(void *buf, const void __user *p, u32 len)
+{
+	u64 v8;
+	u32 v4;
+	u16 v2;
+	u8 v1;
+
+	if (!user_access_begin(p, len))
+		return -EFAULT;
+	for (; len >= 8; len -= 8, p += 8, buf += 8) {
+		unsafe_get_user(v8, (const u64 __user *)p, fault);
+		memcpy(buf, &v8, 8);
+	}
+	if (len >= 4) {
+		unsafe_get_user(v4, (const u32 __user *)p, fault);
+		memcpy(buf, &v4, 4);
+		len -= 4, p += 4, buf += 4;
+	}
+	if (len >= 2) {
+		unsafe_get_user(v2, (const u16 __user *)p, fault);
+		memcpy(buf, &v2, 2);
+		len -= 2, p += 2, buf += 2;
+	}
+	if (len) {
+		unsafe_get_user(v1, (const u8 __user *)p, fault);
+		*(u8 *)buf = v1;
+	}
+	user_access_end();
+	return 0;
+fault:
+	user_access_end();
+	return -EFAULT;
+}
+
+static int vsb_user_write_small(void __user *p, const void *buf, u32 len)
+{
+	u64 v8;
+	u32 v4;
+	u16 v2;
+
+	if (!user_access_begin(p, len))
+		return -EFAULT;
+	for (; len >= 8; len -= 8, p += 8, buf += 8) {
+		memcpy(&v8, buf, 8);
+		unsafe_put_user(v8, (u64 __user *)p, fault);
+	}
+	if (len >= 4) {
+		memcpy(&v4, buf, 4);
+		unsafe_put_user(v4, (u32 __user *)p, fault);
+		len -= 4, p += 4, buf += 4;
+	}
+	if (len >= 2) {
+		memcpy(&v2, buf, 2);
+		unsafe_put_user(v2, (u16 __user *)p, fault);
+		len -= 2, p += 2, buf += 2;
+	}
+	if (len)
+		unsafe_put_user(*(const u8 *)buf, (u8 __user *)p, fault);
+	user_access_end();
+	return 0;
+fault:
+	user_access_end();
+	return -EFAULT;
+}
+
 static int vsb_user_copy(u64 uaddr, void *buf, u32 len, bool write)
 {
 	void __user *p = (void __user *)(uintptr_t)uaddr;
 	unsigned long left;
 
+	if (len <= VSB_SMALL_COPY)
+		return write ? vsb_user_write_small(p, buf, len) :
+			       vsb_user_read_small(buf, p, len);
 	if (write)
 		left = copy_to_user(p, buf, len);
 	else

@@ -24,11 +24,6 @@ struct vsb_desc {
 	__le16 next;
 };
 
-struct vsb_used_elem {
-	__le32 id;
-	__le32 len;
-};
-
 #define VSB_DESC_SIZE 16
 #define VSB_AVAIL_RING_OFF 4
 #define VSB_USED_RING_OFF 4
@@ -69,10 +64,7 @@ enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
 	ring->desc = desc;
 	ring->avail = avail;
 	ring->used = used;
-	ring->last_avail = last_avail;
-	ring->used_idx = last_avail;
-	ring->used_published = last_avail;
-	ring->signalled_used_valid = false;
+	vsb_ring_set_base(ring, last_avail);
 
 	if (!num || (num & (num - 1)))
 		ring->fault = VSB_FAULT_RING_CONFIG;
@@ -83,6 +75,21 @@ enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
 		 !vsb_range_ok(used, vsb_used_size(num)))
 		ring->fault = VSB_FAULT_RING_CONFIG;
 	return ring->fault;
+}
+
+/*
+ * Start at avail entry @last_avail with nothing in flight: the used index
+ * follows, as vhost's VHOST_SET_VRING_BASE has it.
+ */
+void vsb_ring_set_base(struct vsb_ring *ring, u16 last_avail)
+{
+	ring->last_avail = last_avail;
+	ring->avail_idx = last_avail;
+	ring->nr_heads = 0;
+	ring->used_idx = last_avail;
+	ring->used_published = last_avail;
+	ring->nr_staged = 0;
+	ring->signalled_used_valid = false;
 }
 
 static int vsb_ring_read16(struct vsb_ring *ring, u64 addr, u16 *val)
@@ -160,6 +167,9 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 	u32 steps = 0;
 	bool in_indirect = false;
 	u16 i = chain->head;
+	/* desc[1] is the entry after desc[0], read along with it. */
+	struct vsb_desc pair[2];
+	u32 pair_next = U32_MAX;
 
 	for (;;) {
 		struct vsb_desc desc;
@@ -169,9 +179,19 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 
 		if (++steps > table_num)
 			return vsb_ring_fail(ring, VSB_FAULT_CHAIN_LOOP);
-		if (vsb_mem_read(&ring->mem, table + (u64)i * VSB_DESC_SIZE,
-				 &desc, sizeof(desc)))
-			return vsb_ring_fail(ring, table_fault);
+		if (i == pair_next) {
+			desc = pair[1];
+		} else {
+			/* Chains are mostly consecutive: read two at once. */
+			u32 n = i + 1 < table_num ? 2 : 1;
+
+			if (vsb_mem_read(&ring->mem,
+					 table + (u64)i * VSB_DESC_SIZE, pair,
+					 n * VSB_DESC_SIZE))
+				return vsb_ring_fail(ring, table_fault);
+			desc = pair[0];
+			pair_next = n == 2 ? i + 1 : U32_MAX;
+		}
 		flags = le16_to_cpu(desc.flags);
 		addr = le64_to_cpu(desc.addr);
 		len = le32_to_cpu(desc.len);
@@ -188,6 +208,7 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 			table_num = len / VSB_DESC_SIZE;
 			table_fault = VSB_FAULT_BUFFER_ACCESS;
 			in_indirect = true;
+			pair_next = U32_MAX;
 			steps = 0;
 			i = 0;
 			continue;
@@ -204,6 +225,43 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 	}
 }
 
+/*
+ * Read the heads the driver has made available since last_avail, up to
+ * VSB_RING_BATCH and the end of the ring, into ring->heads (right-aligned,
+ * so the next one is heads[VSB_RING_BATCH - nr_heads]). The avail idx is
+ * read again only once everything it announced has been taken.
+ */
+static int vsb_ring_fetch_heads(struct vsb_ring *ring)
+{
+	u16 pos = ring->last_avail & (ring->num - 1);
+	__le16 raw[VSB_RING_BATCH];
+	u16 i, n;
+
+	if (ring->avail_idx == ring->last_avail) {
+		u16 idx;
+
+		if (vsb_ring_read16(ring, ring->avail + 2, &idx))
+			return -EIO;
+		if (idx == ring->last_avail)
+			return 0;
+		if ((u16)(idx - ring->last_avail) > ring->num)
+			return vsb_ring_fail(ring, VSB_FAULT_AVAIL_IDX);
+		ring->avail_idx = idx;
+		/* Read ring entries only after the index announcing them. */
+		vsb_rmb();
+	}
+	n = min_t(u16, ring->avail_idx - ring->last_avail, VSB_RING_BATCH);
+	n = min_t(u16, n, ring->num - pos);
+	if (vsb_mem_read(&ring->mem,
+			 ring->avail + VSB_AVAIL_RING_OFF + 2ULL * pos, raw,
+			 2 * n))
+		return vsb_ring_fail(ring, VSB_FAULT_RING_ACCESS);
+	for (i = 0; i < n; i++)
+		ring->heads[VSB_RING_BATCH - n + i] = le16_to_cpu(raw[i]);
+	ring->nr_heads = n;
+	return 1;
+}
+
 /**
  * vsb_ring_pop - take the next available chain
  * @ring: the ring
@@ -218,7 +276,7 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
  */
 int vsb_ring_pop(struct vsb_ring *ring, struct vsb_chain *chain)
 {
-	u16 avail_idx, head;
+	int ret;
 
 	chain->head = U16_MAX;
 	chain->nr_out = 0;
@@ -228,27 +286,42 @@ int vsb_ring_pop(struct vsb_ring *ring, struct vsb_chain *chain)
 	if (ring->fault)
 		return -EIO;
 
-	if (vsb_ring_read16(ring, ring->avail + 2, &avail_idx))
-		return -EIO;
-	if (avail_idx == ring->last_avail)
-		return 0;
-	if ((u16)(avail_idx - ring->last_avail) > ring->num)
-		return vsb_ring_fail(ring, VSB_FAULT_AVAIL_IDX);
-	/* Read the ring entry only after the index that publishes it. */
-	vsb_rmb();
-	if (vsb_ring_read16(ring,
-			    ring->avail + VSB_AVAIL_RING_OFF +
-				    2ULL * (ring->last_avail & (ring->num - 1)),
-			    &head))
-		return -EIO;
-	if (head >= ring->num)
+	if (!ring->nr_heads) {
+		ret = vsb_ring_fetch_heads(ring);
+		if (ret <= 0)
+			return ret;
+	}
+	chain->head = ring->heads[VSB_RING_BATCH - ring->nr_heads];
+	if (chain->head >= ring->num) {
+		chain->head = U16_MAX;
 		return vsb_ring_fail(ring, VSB_FAULT_HEAD_RANGE);
-
+	}
+	ring->nr_heads--;
 	ring->last_avail++;
-	chain->head = head;
 	if (vsb_ring_walk(ring, chain))
 		return -EIO;
 	return 1;
+}
+
+/* Write the staged used entries: one access, two where the ring wraps. */
+static int vsb_ring_flush_used(struct vsb_ring *ring)
+{
+	u16 first = ring->used_idx - ring->nr_staged;
+	u16 done = 0;
+
+	while (done < ring->nr_staged) {
+		u16 pos = (u16)(first + done) & (ring->num - 1);
+		u16 n = min((u16)(ring->nr_staged - done),
+			    (u16)(ring->num - pos));
+
+		if (vsb_mem_write(&ring->mem,
+				  ring->used + VSB_USED_RING_OFF + 8ULL * pos,
+				  ring->staged + done, 8 * n))
+			return vsb_ring_fail(ring, VSB_FAULT_RING_ACCESS);
+		done += n;
+	}
+	ring->nr_staged = 0;
+	return 0;
 }
 
 /**
@@ -260,15 +333,13 @@ int vsb_ring_pop(struct vsb_ring *ring, struct vsb_chain *chain)
  */
 int vsb_ring_push(struct vsb_ring *ring, u16 head, u32 len)
 {
-	struct vsb_used_elem elem = {
-		.id = cpu_to_le32(head),
-		.len = cpu_to_le32(len),
-	};
-	u64 addr = ring->used + VSB_USED_RING_OFF +
-		   8ULL * (ring->used_idx & (ring->num - 1));
+	struct vsb_used_elem *elem;
 
-	if (vsb_mem_write(&ring->mem, addr, &elem, sizeof(elem)))
-		return vsb_ring_fail(ring, VSB_FAULT_RING_ACCESS);
+	if (ring->nr_staged == VSB_RING_BATCH && vsb_ring_flush_used(ring))
+		return -EIO;
+	elem = &ring->staged[ring->nr_staged++];
+	elem->id = cpu_to_le32(head);
+	elem->len = cpu_to_le32(len);
 	ring->used_idx++;
 	return 0;
 }
@@ -288,6 +359,8 @@ int vsb_ring_publish(struct vsb_ring *ring)
 {
 	if (ring->used_idx == ring->used_published)
 		return 0;
+	if (ring->nr_staged && vsb_ring_flush_used(ring))
+		return -EIO;
 	/* Used entries must be visible before the index that covers them. */
 	vsb_wmb();
 	if (vsb_ring_write16(ring, ring->used + 2, ring->used_idx))

@@ -13,6 +13,16 @@
 
 /* The split ring's queue size limit (virtio 1.x, "Split Virtqueues"). */
 #define VSB_RING_NUM_MAX 32768
+/*
+ * Avail ring entries read, and used entries written, per guest memory
+ * access: each access costs far more than the bytes it moves.
+ */
+#define VSB_RING_BATCH 32
+
+struct vsb_used_elem {
+	__le32 id;
+	__le32 len;
+};
 
 /* One guest buffer: a device address range. */
 struct vsb_seg {
@@ -46,9 +56,17 @@ struct vsb_ring {
 	bool indirect;
 	/* Next avail ring entry to take. */
 	u16 last_avail;
+	/* The driver's avail idx as last read. */
+	u16 avail_idx;
+	/* Heads read ahead: entries [last_avail, last_avail + nr_heads). */
+	u16 nr_heads;
+	u16 heads[VSB_RING_BATCH];
 	/* Next used ring entry to fill, and the used idx the driver sees. */
 	u16 used_idx;
 	u16 used_published;
+	/* Used entries [used_idx - nr_staged, used_idx), not yet written. */
+	u16 nr_staged;
+	struct vsb_used_elem staged[VSB_RING_BATCH];
 	/* EVENT_IDX: used idx at the last notification decision. */
 	u16 signalled_used;
 	bool signalled_used_valid;
@@ -57,6 +75,7 @@ struct vsb_ring {
 
 enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
 			      u64 avail, u64 used, u16 last_avail);
+void vsb_ring_set_base(struct vsb_ring *ring, u16 last_avail);
 int vsb_ring_pop(struct vsb_ring *ring, struct vsb_chain *chain);
 int vsb_ring_push(struct vsb_ring *ring, u16 head, u32 len);
 int vsb_ring_publish(struct vsb_ring *ring);
