@@ -111,21 +111,32 @@ static int vsb_ring_write16(struct vsb_ring *ring, u64 addr, u16 val)
 	return 0;
 }
 
+/*
+ * Append one buffer. @seen_writable says a writable descriptor came
+ * earlier, even a zero-length one: the order rule holds for all of them.
+ */
 static int vsb_chain_add(struct vsb_ring *ring, struct vsb_chain *chain,
-			 u64 addr, u32 len, bool writable)
+			 u64 addr, u32 len, bool writable, bool *seen_writable)
 {
-	u32 *total = writable ? &chain->in_len : &chain->out_len;
 	u16 nr = chain->nr_out + chain->nr_in;
+	u32 total;
 
-	if (!writable && chain->nr_in)
+	if (!writable && *seen_writable)
 		return vsb_ring_fail(ring, VSB_FAULT_WRITE_ORDER);
+	*seen_writable |= writable;
 	/* A zero-length buffer carries nothing; it only counts as a step. */
 	if (!len)
 		return 0;
 	if (!vsb_range_ok(addr, len))
 		return vsb_ring_fail(ring, VSB_FAULT_ADDR_WRAP);
-	if (check_add_overflow(*total, len, total))
+	/* The spec bounds the whole chain, both directions, by 2^32 - 1. */
+	if (check_add_overflow(chain->out_len, chain->in_len, &total) ||
+	    check_add_overflow(total, len, &total))
 		return vsb_ring_fail(ring, VSB_FAULT_CHAIN_BYTES);
+	if (writable)
+		chain->in_len += len;
+	else
+		chain->out_len += len;
 	if (nr >= ring->num || nr >= chain->max_segs)
 		return vsb_ring_fail(ring, VSB_FAULT_CHAIN_LONG);
 	chain->segs[nr].addr = addr;
@@ -166,8 +177,9 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 	u32 table_num = ring->num;
 	u32 steps = 0;
 	bool in_indirect = false;
-	u16 i = chain->head;
-	/* desc[1] is the entry after desc[0], read along with it. */
+	u32 i = chain->head;
+	bool seen_writable = false;
+	/* pair[1] is the entry after pair[0], read along with it. */
 	struct vsb_desc pair[2];
 	u32 pair_next = U32_MAX;
 
@@ -215,7 +227,7 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 		}
 
 		if (vsb_chain_add(ring, chain, addr, len,
-				  flags & VRING_DESC_F_WRITE))
+				  flags & VRING_DESC_F_WRITE, &seen_writable))
 			return -EIO;
 		if (!(flags & VRING_DESC_F_NEXT))
 			return 0;
