@@ -37,6 +37,8 @@ TOOL_SRCS := $(shell find $(TOOL_DIR) -type f 2>/dev/null)
 TOOL_OUT := $(BUILD)/tool
 TOOL_BIN := $(TOOL_OUT)/vdpactl-batch
 HAVE_TOOL := $(wildcard $(TOOL_DIR)/Makefile)
+KUNIT_DIR := tests/unit/kmod
+KUNIT_OUT := $(BUILD)/unit/kmod
 
 TB_KO := $(BUILD)/kmod/$(TESTBED_KVER)/kmod/vdpa_sim_batch.ko
 TB_TESTMOD := $(BUILD)/testmod/$(TESTBED_KVER)/vdpa_batch_warn_test.ko
@@ -45,12 +47,14 @@ TB_IMAGE := $(BUILD)/vm/initramfs.cpio
 TB_INPUTS := $(shell find tests scripts -type f 2>/dev/null)
 
 HOST_TESTS = $(wildcard tests/host/*.t)
-UNIT_TESTS = $(wildcard $(TOOL_OUT)/tests/test_*)
+# Listed when the recipe runs: make's own wildcard cache would miss
+# binaries that sub-makes built moments before.
+UNIT_TESTS = $$(ls $(TOOL_OUT)/tests/test_* $(KUNIT_OUT)/test_* 2>/dev/null)
 VM_TESTS = $(wildcard tests/vm/*.t)
 HARNESS_TESTS = $(wildcard tests/harness/*.t)
 
 .PHONY: all module tool setup testbed testbed-image check check-tests run \
-	lint clean distclean help unit-tests
+	lint clean distclean help unit-tests tool-unit-tests kmod-unit-tests
 
 all: module tool
 
@@ -62,6 +66,7 @@ help:
 	@echo '  setup          install packages, fetch the test-bed kernel, build stock vdpa_sim_net (root)'
 	@echo '  testbed-image  build the VM initramfs (module, stock modules, tool, tests)'
 	@echo '  check          setup, lint, host unit tests, then the VM tests (CI runs this)'
+	@echo '  unit-tests     build the host unit tests (tool, and the module code under ASan/UBSan)'
 	@echo '  run            the main job, in the VM'
 	@echo '  lint           W=1 -Werror, sparse (C=2), checkpatch, clang-format, shellcheck'
 	@echo '  clean          remove build outputs (keeps the download cache)'
@@ -79,12 +84,18 @@ ifneq ($(HAVE_TOOL),)
 tool: $(TOOL_BIN)
 $(TOOL_BIN): $(TOOL_SRCS)
 	$(Q)$(MAKE) -C $(TOOL_DIR) O=$(TOOL_OUT)
-unit-tests: $(TOOL_BIN)
+unit-tests: tool-unit-tests
+tool-unit-tests: $(TOOL_BIN)
 	$(Q)$(MAKE) -C $(TOOL_DIR) O=$(TOOL_OUT) tests
 else
-tool unit-tests:
+tool:
 	@echo '$@: $(TOOL_DIR) has no Makefile yet; nothing to build'
 endif
+
+# The module's ring, CVQ and loopback code, built for the host.
+unit-tests: kmod-unit-tests
+kmod-unit-tests:
+	$(Q)$(MAKE) -C $(KUNIT_DIR) O=$(KUNIT_OUT)
 
 setup:
 	$(Q)scripts/setup.sh
@@ -122,7 +133,7 @@ lint: testbed-image
 
 clean:
 	$(Q)rm -rf $(BUILD)/kmod $(BUILD)/testmod $(BUILD)/tool $(BUILD)/vm \
-		$(BUILD)/stock $(BUILD)/bench
+		$(BUILD)/stock $(BUILD)/bench $(BUILD)/unit $(BUILD)/lint
 
 distclean:
 	$(Q)rm -rf $(BUILD)

@@ -5,7 +5,7 @@
 #   kernel C   W=1 with -Werror, sparse (C=2), checkpatch --strict (options
 #              and justified exceptions in .checkpatch.conf), clang-format
 #              with the kernel's .clang-format
-#   tool C     clang-format with the same style
+#   userspace  clang-format with the same style (tool, unit tests)
 #   shell      shellcheck
 # checkpatch.pl and .clang-format come from the test-bed kernel's source
 # (build/cache/KVER/src), never from the repository.
@@ -53,7 +53,7 @@ clang_format() {
 mapfile -t kernel_c < <(git ls-files --cached --others --exclude-standard \
 	'kmod/*.[ch]' 'tests/kmod/*.[ch]')
 mapfile -t tool_c < <(git ls-files --cached --others --exclude-standard \
-	'tools/*.[ch]')
+	'tools/*.[ch]' 'tests/unit/*.[ch]')
 mapfile -t shell < <(git ls-files --cached --others --exclude-standard \
 	'*.sh' '*.t' tests/run-test .ci/run)
 
@@ -61,7 +61,7 @@ step "W=1 + sparse (kmod)" kbuild_checked kmod .
 step "W=1 + sparse (tests/kmod)" kbuild_checked testmod tests/kmod
 step checkpatch checkpatch "${kernel_c[@]}"
 step "clang-format (kernel)" clang_format "${kernel_c[@]}"
-[ ${#tool_c[@]} -gt 0 ] && step "clang-format (tool)" clang_format "${tool_c[@]}"
+[ ${#tool_c[@]} -gt 0 ] && step "clang-format (userspace)" clang_format "${tool_c[@]}"
 step shellcheck shellcheck -x "${shell[@]}"
 
 if [ ${#failed[@]} -gt 0 ]; then

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What every unit test file includes first: cmocka, with the headers it
+ * needs before it, and the kernel's ARRAY_SIZE for the tests' own tables
+ * (the code under test does not use it, so vsb_host.h does not have it).
+ */
+#ifndef UNIT_H
+#define UNIT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif /* UNIT_H */

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Host side of the seam in kmod/vsb_port.h: just the kernel names that the
+ * kernel-free files (vsb_ring.c, vsb_cvq.c, vsb_loopback.c, vsb_fault.c)
+ * use, with their kernel meaning, so the same .c files build into the host
+ * unit tests. Add a name here only when one of those files starts using it.
+ */
+#ifndef VSB_HOST_H
+#define VSB_HOST_H
+
+/* -EIO, -EINVAL returned by the ring engine; -EFAULT, -EPERM by fake memory */
+#include <errno.h>
+/* bool, true, false: kernel code gets them from <linux/types.h> */
+#include <stdbool.h>
+/* memcpy, memset, memcmp: the kernel's <linux/string.h> */
+#include <string.h>
+/* le16toh and friends behind the le*_to_cpu helpers below */
+#include <endian.h>
+/*
+ * The system UAPI headers (linux-libc-dev), the same definitions the module
+ * gets from uapi/: __le16/__le32/__le64 (<linux/types.h>), VRING_DESC_F_*,
+ * VRING_AVAIL_F_NO_INTERRUPT, vring_need_event(), VIRTIO_NET_* constants.
+ */
+#include <linux/types.h>
+#include <linux/virtio_net.h>
+#include <linux/virtio_ring.h>
+
+/* Kernel fixed-width types, which the kernel also defines from these. */
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+
+/* <linux/limits.h>: "no head taken" (U16_MAX), "nothing cached" (U32_MAX) */
+#define U16_MAX ((u16)~0U)
+#define U32_MAX ((u32)~0U)
+
+/* VSB_CTRL_CHANGED_* flags (vsb_cvq.h). */
+#define BIT(nr) (1UL << (nr))
+
+/*
+ * Ring and descriptor fields are little-endian (VERSION_1). In userspace
+ * __le16 and friends are plain integers (sparse's __bitwise is empty), so
+ * these are the libc byte-order conversions.
+ */
+#define le16_to_cpu(x) ((u16)le16toh(x))
+#define le32_to_cpu(x) ((u32)le32toh(x))
+#define le64_to_cpu(x) ((u64)le64toh(x))
+#define cpu_to_le16(x) ((__le16)htole16(x))
+#define cpu_to_le32(x) ((__le32)htole32(x))
+
+/*
+ * <linux/overflow.h>: true if a + b does not fit in *d; *d gets the
+ * wrapped sum either way, as in the kernel.
+ */
+#define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
+
+/*
+ * <linux/minmax.h> min(): each argument evaluated once. The kernel's also
+ * rejects mixed types at build time; its own build checks that already.
+ */
+#define min(x, y)                                  \
+	({                                         \
+		__typeof__(x) _min_x = (x);        \
+		__typeof__(y) _min_y = (y);        \
+		_min_x < _min_y ? _min_x : _min_y; \
+	})
+
+/* min_t(): both converted to type first, as in the kernel. */
+#define min_t(type, x, y)                                  \
+	({                                                 \
+		type _min_t_x = (x);                       \
+		type _min_t_y = (y);                       \
+		_min_t_x < _min_t_y ? _min_t_x : _min_t_y; \
+	})
+
+/*
+ * smp_mb/rmb/wmb(): the tests run driver and device in one thread, where
+ * any fence will do; C11 fences keep them right for a threaded test too.
+ */
+#define vsb_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define vsb_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define vsb_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
+
+#endif /* VSB_HOST_H */
