@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The UAPI headers this tool uses, plus the few constants newer than the
+ * oldest headers it must build against (Debian bookworm's linux-libc-dev,
+ * Linux 6.1). Each is defined only when the system headers lack it, with
+ * the kernel release that added it.
+ */
+#ifndef VDPACTL_COMPAT_H
+#define VDPACTL_COMPAT_H
+
+#include <linux/vdpa.h>
+#include <linux/vhost.h>
+#include <linux/vhost_types.h>
+#include <linux/virtio_config.h>
+#include <linux/virtio_ids.h>
+#include <linux/virtio_net.h>
+#include <linux/virtio_ring.h>
+
+/* Linux 6.3 */
+#ifndef VHOST_BACKEND_F_RESUME
+#define VHOST_BACKEND_F_RESUME 0x5
+#endif
+
+/* Linux 6.6 */
+#ifndef VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK
+#define VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK 0x6
+#endif
+
+/* Linux 6.7 */
+#ifndef VHOST_BACKEND_F_DESC_ASID
+#define VHOST_BACKEND_F_DESC_ASID 0x7
+#endif
+
+/* Linux 6.7 */
+#ifndef VHOST_BACKEND_F_IOTLB_PERSIST
+#define VHOST_BACKEND_F_IOTLB_PERSIST 0x8
+#endif
+
+/* Linux 6.10: per-virtqueue size; older kernels only have GET_VRING_NUM. */
+#ifndef VHOST_VDPA_GET_VRING_SIZE
+#define VHOST_VDPA_GET_VRING_SIZE \
+	_IOWR(VHOST_VIRTIO, 0x82, struct vhost_vring_state)
+#endif
+
+#endif
