@@ -58,7 +58,8 @@ struct vsb_vq {
 	struct vdpa_callback cb;
 	struct vsb_ring ring;
 	struct vsb_chain chain;
-	/* recent IOTLB hits; valid while tlb_gen == vsb->map_gen */
+	/* address space and recent IOTLB hits, while tlb_gen is current */
+	struct vsb_as *as;
 	const struct vhost_iotlb_map *tlb[VSB_TLB_CACHE];
 	unsigned int tlb_next;
 	u32 tlb_gen;
@@ -111,6 +112,9 @@ struct vsb_dev {
 	u32 generation;
 
 	atomic64_t cvq_kicks;
+	/* a kick not yet served; a worker polling for kicks takes it */
+	atomic_t kicked;
+	bool polling;
 	struct work_struct work;
 };
 

@@ -209,7 +209,8 @@ static int __init vsb_init(void)
 {
 	int ret;
 
-	vsb_wq = alloc_workqueue("vdpa_sim_batch", WQ_UNBOUND, 0);
+	/* Per-CPU: vsb_schedule() picks the CPU, away from the driver's. */
+	vsb_wq = alloc_workqueue("vdpa_sim_batch", 0, 0);
 	if (!vsb_wq)
 		return -ENOMEM;
 

@@ -19,31 +19,38 @@
 
 #include "vsb.h"
 
+/*
+ * The queue's address space, looked up again (and recent hits dropped)
+ * whenever maps, groups or features may have changed it.
+ */
 static struct vsb_as *vsb_vq_as(struct vsb_vq *vq)
 {
 	struct vsb_dev *vsb = vq->vsb;
-	u32 group = vq->index == vsb_cvq_index(vsb) ? VSB_GROUP_CVQ :
-						      VSB_GROUP_DATA;
+	u32 group;
 
-	return &vsb->as[vsb->group_asid[group]];
+	if (vq->as && vq->tlb_gen == vsb->map_gen)
+		return vq->as;
+	group = vq->index == vsb_cvq_index(vsb) ? VSB_GROUP_CVQ :
+						  VSB_GROUP_DATA;
+	vq->as = &vsb->as[vsb->group_asid[group]];
+	memset(vq->tlb, 0, sizeof(vq->tlb));
+	vq->tlb_gen = vsb->map_gen;
+	return vq->as;
 }
 
 /* The map holding addr: recent hits first, then the interval tree. */
-static const struct vhost_iotlb_map *vsb_translate(struct vsb_vq *vq, u64 addr)
+static const struct vhost_iotlb_map *vsb_translate(struct vsb_vq *vq,
+						   struct vsb_as *as, u64 addr)
 {
 	const struct vhost_iotlb_map *map;
 	unsigned int i;
 
-	if (vq->tlb_gen != vq->vsb->map_gen) {
-		memset(vq->tlb, 0, sizeof(vq->tlb));
-		vq->tlb_gen = vq->vsb->map_gen;
-	}
 	for (i = 0; i < VSB_TLB_CACHE; i++) {
 		map = vq->tlb[i];
 		if (map && map->start <= addr && addr <= map->last)
 			return map;
 	}
-	map = vhost_iotlb_itree_first(vsb_vq_as(vq)->iotlb, addr, addr);
+	map = vhost_iotlb_itree_first(as->iotlb, addr, addr);
 	if (map) {
 		vq->tlb[vq->tlb_next] = map;
 		vq->tlb_next = (vq->tlb_next + 1) % VSB_TLB_CACHE;
@@ -75,13 +82,14 @@ static int vsb_phys_copy(u64 pa, void *buf, u32 len, bool write)
 }
 
 /*
- * Ring entries, descriptors and control commands are a few bytes each.
+ * Ring entries, descriptors and control commands are a few bytes each,
+ * a batch of used entries a few hundred.
  * Move those a word at a time: copy_{from,to}_user may use "rep movsb",
  * which costs per byte where string instructions are slow (emulated CPUs
  * among them), and the device touches guest memory several times per
  * command.
  */
-#define VSB_SMALL_COPY 64
+#define VSB_SMALL_COPY 512
 
 static int vsb_user_read_small(void *buf, const void __user *p, u32 len)
 {
@@ -168,14 +176,16 @@ static int vsb_mem_xfer(struct vsb_vq *vq, u64 addr, void *buf, u32 len,
 {
 	struct vsb_dev *vsb = vq->vsb;
 	u32 need = write ? VHOST_MAP_WO : VHOST_MAP_RO;
+	struct vsb_as *as;
 
 	if (vsb->mm && current->mm != vsb->mm)
 		return -EFAULT;
-	if (!vsb->mm && vsb_vq_as(vq)->passthrough)
+	as = vsb_vq_as(vq);
+	if (!vsb->mm && as->passthrough)
 		return vsb_phys_copy(addr, buf, len, write);
 
 	while (len) {
-		const struct vhost_iotlb_map *map = vsb_translate(vq, addr);
+		const struct vhost_iotlb_map *map = vsb_translate(vq, as, addr);
 		u64 room, host;
 		u32 chunk;
 		int ret;

@@ -23,6 +23,8 @@ mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 ip link set lo up
 
+# scripts/vm.sh tells a boot that never reached us from a failed run.
+echo "vdpa-batch-guest-start" >/dev/console
 kver=$(uname -r)
 while read -r mod; do
 	insmod "/lib/modules/$kver/kernel/$mod.ko" ||

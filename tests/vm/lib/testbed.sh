@@ -74,6 +74,14 @@ tb_netdev() {
 	done
 }
 
+# The devices "scripts/vm.sh --devices" provides: stock0 and batch0 on
+# vhost_vdpa, for running vdpactl-batch as a user would.
+tb_standard_devices() {
+	tb_load_stock && tb_load_batch &&
+		tb_dev_add stock0 vdpasim_net vhost_vdpa &&
+		tb_dev_add batch0 vdpasim_batch vhost_vdpa
+}
+
 # tb_wait SECONDS CMD [ARG...]: retry CMD every 0.1 s until it succeeds.
 tb_wait() {
 	_tb_left=$(($1 * 10))
