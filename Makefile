@@ -39,6 +39,10 @@ TOOL_BIN := $(TOOL_OUT)/vdpactl-batch
 HAVE_TOOL := $(wildcard $(TOOL_DIR)/Makefile)
 KUNIT_DIR := tests/unit/kmod
 KUNIT_OUT := $(BUILD)/unit/kmod
+# Small programs the VM tests run in the guest (tests/tools/NAME.c).
+TESTTOOL_SRCS := $(wildcard tests/tools/*.c)
+TESTTOOLS := $(patsubst tests/tools/%.c,$(BUILD)/testtools/%,$(TESTTOOL_SRCS))
+TESTTOOL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
 
 TB_KO := $(BUILD)/kmod/$(TESTBED_KVER)/kmod/vdpa_sim_batch.ko
 TB_TESTMOD := $(BUILD)/testmod/$(TESTBED_KVER)/vdpa_batch_warn_test.ko
@@ -111,7 +115,11 @@ $(TB_TESTMOD): $(TESTMOD_SRCS)
 $(TB_STOCK):
 	$(Q)scripts/build-stock.sh
 
-$(TB_IMAGE): $(TB_KO) $(TB_TESTMOD) $(TB_STOCK) $(if $(HAVE_TOOL),$(TOOL_BIN)) $(TB_INPUTS)
+$(BUILD)/testtools/%: tests/tools/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(TESTTOOL_CFLAGS) -o $@ $<
+
+$(TB_IMAGE): $(TB_KO) $(TB_TESTMOD) $(TB_STOCK) $(if $(HAVE_TOOL),$(TOOL_BIN)) $(TESTTOOLS) $(TB_INPUTS)
 	$(if $(TESTBED_KVER),,$(error test bed not set up: run 'make setup'))
 	$(Q)scripts/mkinitramfs.sh $@
 
@@ -133,7 +141,8 @@ lint: testbed-image
 
 clean:
 	$(Q)rm -rf $(BUILD)/kmod $(BUILD)/testmod $(BUILD)/tool $(BUILD)/vm \
-		$(BUILD)/stock $(BUILD)/bench $(BUILD)/unit $(BUILD)/lint
+		$(BUILD)/stock $(BUILD)/bench $(BUILD)/unit $(BUILD)/lint \
+		$(BUILD)/testtools
 
 distclean:
 	$(Q)rm -rf $(BUILD)

@@ -19,8 +19,8 @@
 
 #define VSB_MGMTDEV_NAME "vdpasim_batch"
 
-#define VSB_MAX_VQP 1
-#define VSB_NVQS (2 * VSB_MAX_VQP + 1)
+#define VSB_MAX_VQP 8
+#define VSB_MAX_NVQS (2 * VSB_MAX_VQP + 1)
 #define VSB_QUEUE_SIZE_MAX 4096
 #define VSB_MIN_MTU 68
 #define VSB_MAX_MTU 9000
@@ -77,6 +77,9 @@ struct vsb_cvq_stats {
 	u64 errors;
 	u64 batches;
 	u64 notifications;
+	/* per control class; the last entry counts unknown classes */
+	u64 class_requests[VSB_CVQ_CLASSES + 1];
+	u64 class_errors[VSB_CVQ_CLASSES + 1];
 };
 
 struct vsb_dev {
@@ -93,9 +96,12 @@ struct vsb_dev {
 	/* how long the worker waits for the next kick before sleeping */
 	u32 kick_poll_ns;
 	u16 mtu;
+	u16 max_vqp;
+	u32 nvqs;
 	u8 provisioned_mac[ETH_ALEN];
 	struct vsb_net_ctrl ctrl;
-	struct vsb_vq vqs[VSB_NVQS];
+	struct vsb_cvq_scratch cvq_scratch;
+	struct vsb_vq vqs[VSB_MAX_NVQS];
 	u32 group_asid[VSB_NGROUPS];
 	struct vsb_as as[VSB_NAS];
 	/* bumped whenever a translation may change */
@@ -103,7 +109,8 @@ struct vsb_dev {
 	struct mm_struct *mm;
 	struct vdpa_callback config_cb;
 	struct vsb_cvq_stats cvq_stats;
-	struct vsb_loopback_stats lb_stats;
+	/* pair i: receive queue 2i, transmit queue 2i + 1 */
+	struct vsb_loopback_stats lb_stats[VSB_MAX_VQP];
 	u8 *frame;
 
 	/* The config space; get_config may be called in atomic context. */
@@ -133,6 +140,7 @@ struct vsb_dev_params {
 	enum vsb_completion completion;
 	u32 batch_limit;
 	u32 kick_poll_ns;
+	u16 max_vqp;
 };
 
 int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,

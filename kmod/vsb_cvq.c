@@ -10,68 +10,285 @@
  *   - no room for the header or for the ack byte is a framing error: the
  *     chain is completed with length 0 and the device needs a reset;
  *   - an unknown class or command, a class whose feature was not
- *     negotiated, or data of the wrong size is answered VIRTIO_NET_ERR,
- *     with the state unchanged;
+ *     negotiated, data of the wrong size or a value out of range is
+ *     answered VIRTIO_NET_ERR, with the state unchanged;
  *   - every other command is answered with used length 1.
  * Every answer is written fresh: an ERR can never be left over from an
- * earlier OK, nor the other way round. A command takes effect only if its
- * ack could be written.
+ * earlier OK, nor the other way round.
+ *
+ * Each command is checked first (with apply == false: everything read
+ * from the driver lands in the scratch area), its ack written, and only
+ * then applied: a command whose ack cannot reach the driver changes
+ * nothing, and checking costs no copy of the state.
  */
 
 #include "vsb_cvq.h"
 
 #define VSB_CVQ_HDR_LEN 2
-/* Largest command data this device accepts (a MAC table comes later). */
-#define VSB_CVQ_DATA_MAX 64
+/* Data bytes read along with the header: every command but a MAC table. */
+#define VSB_CVQ_DATA_MAX 16
 
 struct vsb_cvq_cmd {
+	const struct vsb_ring *ring;
+	const struct vsb_chain *chain;
+	u64 features;
 	u8 class;
 	u8 cmd;
-	u32 len;
-	u8 data[VSB_CVQ_DATA_MAX];
+	u32 len; /* data bytes in the command */
+	u8 data[VSB_CVQ_DATA_MAX]; /* the first of them */
+	struct vsb_cvq_scratch *scratch;
 };
 
 static bool vsb_has(u64 features, unsigned int bit)
 {
-	return features & (1ULL << bit);
+	return features & BIT_ULL(bit);
 }
 
-static u8 vsb_cvq_mac(const struct vsb_cvq_cmd *c, u64 features,
-		      struct vsb_net_ctrl *ctrl, u32 *changed)
+static u16 vsb_data16(const struct vsb_cvq_cmd *c)
 {
-	if (c->cmd != VIRTIO_NET_CTRL_MAC_ADDR_SET ||
-	    !vsb_has(features, VIRTIO_NET_F_CTRL_MAC_ADDR) ||
-	    c->len != VSB_ETH_ALEN)
+	return c->data[0] | c->data[1] << 8;
+}
+
+static u64 vsb_data64(const struct vsb_cvq_cmd *c)
+{
+	u64 v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | c->data[i];
+	return v;
+}
+
+/* Read data bytes [off, off + len) of the command from guest memory. */
+static int vsb_cvq_read(const struct vsb_cvq_cmd *c, u32 off, void *buf,
+			u32 len)
+{
+	return vsb_chain_read(c->ring, c->chain, VSB_CVQ_HDR_LEN + off, buf,
+			      len);
+}
+
+/*
+ * One list of a MAC_TABLE_SET at data offset *off: { le32 entries;
+ * u8 macs[entries][6]; }. Fills @table (the first VSB_MAC_TABLE_ENTRIES,
+ * overflow beyond) and moves *off past the list.
+ */
+static int vsb_cvq_read_mac_list(const struct vsb_cvq_cmd *c, u64 *off,
+				 struct vsb_mac_table *table)
+{
+	__le32 raw;
+	u64 end;
+	u32 n;
+
+	if (*off + sizeof(raw) > c->len ||
+	    vsb_cvq_read(c, *off, &raw, sizeof(raw)))
+		return -EINVAL;
+	n = le32_to_cpu(raw);
+	/* 64-bit: 4 + 6 * U32_MAX cannot overflow. */
+	end = *off + sizeof(raw) + (u64)n * VSB_ETH_ALEN;
+	if (end > c->len)
+		return -EINVAL;
+	table->overflow = n > VSB_MAC_TABLE_ENTRIES;
+	table->count = table->overflow ? 0 : n;
+	if (table->count && vsb_cvq_read(c, *off + sizeof(raw), table->addr,
+					 table->count * VSB_ETH_ALEN))
+		return -EINVAL;
+	*off = end;
+	return 0;
+}
+
+static u8 vsb_cvq_rx(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
+		     bool apply, u32 *changed)
+{
+	bool *mode;
+
+	if (!vsb_has(c->features, VIRTIO_NET_F_CTRL_RX) || c->len != 1 ||
+	    c->data[0] > 1)
 		return VIRTIO_NET_ERR;
-	memcpy(ctrl->mac, c->data, VSB_ETH_ALEN);
-	*changed |= VSB_CTRL_CHANGED_MAC;
+	switch (c->cmd) {
+	case VIRTIO_NET_CTRL_RX_PROMISC:
+		mode = &ctrl->promisc;
+		break;
+	case VIRTIO_NET_CTRL_RX_ALLMULTI:
+		mode = &ctrl->allmulti;
+		break;
+	case VIRTIO_NET_CTRL_RX_ALLUNI:
+		mode = &ctrl->alluni;
+		break;
+	case VIRTIO_NET_CTRL_RX_NOMULTI:
+		mode = &ctrl->nomulti;
+		break;
+	case VIRTIO_NET_CTRL_RX_NOUNI:
+		mode = &ctrl->nouni;
+		break;
+	case VIRTIO_NET_CTRL_RX_NOBCAST:
+		mode = &ctrl->nobcast;
+		break;
+	default:
+		return VIRTIO_NET_ERR;
+	}
+	if (c->cmd > VIRTIO_NET_CTRL_RX_ALLMULTI &&
+	    !vsb_has(c->features, VIRTIO_NET_F_CTRL_RX_EXTRA))
+		return VIRTIO_NET_ERR;
+	if (apply) {
+		*mode = c->data[0];
+		*changed |= VSB_CTRL_CHANGED_FILTER;
+	}
 	return VIRTIO_NET_OK;
 }
 
-static u8 vsb_cvq_announce(const struct vsb_cvq_cmd *c, u64 features,
-			   struct vsb_net_ctrl *ctrl, u32 *changed)
+static u8 vsb_cvq_mac_table(const struct vsb_cvq_cmd *c,
+			    struct vsb_net_ctrl *ctrl, bool apply, u32 *changed)
+{
+	struct vsb_cvq_scratch *s = c->scratch;
+	u64 off = 0;
+
+	if (!vsb_has(c->features, VIRTIO_NET_F_CTRL_RX))
+		return VIRTIO_NET_ERR;
+	if (apply) {
+		ctrl->uni = s->uni;
+		ctrl->multi = s->multi;
+		*changed |= VSB_CTRL_CHANGED_FILTER;
+		return VIRTIO_NET_OK;
+	}
+	if (vsb_cvq_read_mac_list(c, &off, &s->uni) ||
+	    vsb_cvq_read_mac_list(c, &off, &s->multi) || off != c->len)
+		return VIRTIO_NET_ERR;
+	return VIRTIO_NET_OK;
+}
+
+static u8 vsb_cvq_mac(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
+		      bool apply, u32 *changed)
+{
+	switch (c->cmd) {
+	case VIRTIO_NET_CTRL_MAC_TABLE_SET:
+		return vsb_cvq_mac_table(c, ctrl, apply, changed);
+	case VIRTIO_NET_CTRL_MAC_ADDR_SET:
+		if (!vsb_has(c->features, VIRTIO_NET_F_CTRL_MAC_ADDR) ||
+		    c->len != VSB_ETH_ALEN)
+			return VIRTIO_NET_ERR;
+		if (apply) {
+			memcpy(ctrl->mac, c->data, VSB_ETH_ALEN);
+			*changed |= VSB_CTRL_CHANGED_MAC;
+		}
+		return VIRTIO_NET_OK;
+	default:
+		return VIRTIO_NET_ERR;
+	}
+}
+
+static u8 vsb_cvq_vlan(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
+		       bool apply, u32 *changed)
+{
+	u16 vid;
+
+	if (!vsb_has(c->features, VIRTIO_NET_F_CTRL_VLAN) || c->len != 2 ||
+	    (c->cmd != VIRTIO_NET_CTRL_VLAN_ADD &&
+	     c->cmd != VIRTIO_NET_CTRL_VLAN_DEL))
+		return VIRTIO_NET_ERR;
+	vid = vsb_data16(c);
+	if (vid >= VSB_VLAN_IDS)
+		return VIRTIO_NET_ERR;
+	if (apply) {
+		if (c->cmd == VIRTIO_NET_CTRL_VLAN_ADD)
+			ctrl->vlans[vid / 64] |= BIT_ULL(vid % 64);
+		else
+			ctrl->vlans[vid / 64] &= ~BIT_ULL(vid % 64);
+		*changed |= VSB_CTRL_CHANGED_FILTER;
+	}
+	return VIRTIO_NET_OK;
+}
+
+static u8 vsb_cvq_announce(const struct vsb_cvq_cmd *c,
+			   struct vsb_net_ctrl *ctrl, bool apply, u32 *changed)
 {
 	if (c->cmd != VIRTIO_NET_CTRL_ANNOUNCE_ACK ||
-	    !vsb_has(features, VIRTIO_NET_F_GUEST_ANNOUNCE) || c->len)
+	    !vsb_has(c->features, VIRTIO_NET_F_GUEST_ANNOUNCE) || c->len)
 		return VIRTIO_NET_ERR;
-	if (ctrl->announce_pending) {
+	if (apply && ctrl->announce_pending) {
 		ctrl->announce_pending = false;
 		*changed |= VSB_CTRL_CHANGED_STATUS;
 	}
 	return VIRTIO_NET_OK;
 }
 
-static u8 vsb_cvq_dispatch(const struct vsb_cvq_cmd *c, u64 features,
-			   struct vsb_net_ctrl *ctrl, u32 *changed)
+static u8 vsb_cvq_mq(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
+		     bool apply, u32 *changed)
+{
+	u16 pairs;
+
+	/* RSS_CONFIG and HASH_CONFIG need features this device lacks. */
+	if (c->cmd != VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET ||
+	    !vsb_has(c->features, VIRTIO_NET_F_MQ) || c->len != 2)
+		return VIRTIO_NET_ERR;
+	pairs = vsb_data16(c);
+	if (pairs < VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MIN ||
+	    pairs > VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MAX || pairs > ctrl->max_pairs)
+		return VIRTIO_NET_ERR;
+	if (apply) {
+		ctrl->pairs = pairs;
+		*changed |= VSB_CTRL_CHANGED_PAIRS;
+	}
+	return VIRTIO_NET_OK;
+}
+
+static u8 vsb_cvq_offloads(const struct vsb_cvq_cmd *c,
+			   struct vsb_net_ctrl *ctrl, bool apply, u32 *changed)
+{
+	u64 offloads;
+
+	if (c->cmd != VIRTIO_NET_CTRL_GUEST_OFFLOADS_SET ||
+	    !vsb_has(c->features, VIRTIO_NET_F_CTRL_GUEST_OFFLOADS) ||
+	    c->len != 8)
+		return VIRTIO_NET_ERR;
+	offloads = vsb_data64(c);
+	/* Only offloads that were negotiated can be switched on. */
+	if (offloads & ~(c->features & VSB_GUEST_OFFLOADS))
+		return VIRTIO_NET_ERR;
+	if (apply) {
+		ctrl->offloads = offloads;
+		*changed |= VSB_CTRL_CHANGED_OFFLOADS;
+	}
+	return VIRTIO_NET_OK;
+}
+
+static u8 vsb_cvq_dispatch(const struct vsb_cvq_cmd *c,
+			   struct vsb_net_ctrl *ctrl, bool apply, u32 *changed)
 {
 	switch (c->class) {
+	case VIRTIO_NET_CTRL_RX:
+		return vsb_cvq_rx(c, ctrl, apply, changed);
 	case VIRTIO_NET_CTRL_MAC:
-		return vsb_cvq_mac(c, features, ctrl, changed);
+		return vsb_cvq_mac(c, ctrl, apply, changed);
+	case VIRTIO_NET_CTRL_VLAN:
+		return vsb_cvq_vlan(c, ctrl, apply, changed);
 	case VIRTIO_NET_CTRL_ANNOUNCE:
-		return vsb_cvq_announce(c, features, ctrl, changed);
+		return vsb_cvq_announce(c, ctrl, apply, changed);
+	case VIRTIO_NET_CTRL_MQ:
+		return vsb_cvq_mq(c, ctrl, apply, changed);
+	case VIRTIO_NET_CTRL_GUEST_OFFLOADS:
+		return vsb_cvq_offloads(c, ctrl, apply, changed);
 	default:
 		return VIRTIO_NET_ERR;
 	}
+}
+
+/**
+ * vsb_net_ctrl_reset - the state a device has after reset ("Device
+ * Reset" and the CVQ sections): its MAC, empty MAC and VLAN tables, no
+ * receive mode set, one queue pair, every negotiated guest offload on
+ * @ctrl: the state
+ * @mac: the device's provisioned MAC
+ * @max_pairs: queue pairs the device has
+ * @features: negotiated features (0 before negotiation)
+ */
+void vsb_net_ctrl_reset(struct vsb_net_ctrl *ctrl, const u8 *mac, u16 max_pairs,
+			u64 features)
+{
+	memset(ctrl, 0, sizeof(*ctrl));
+	memcpy(ctrl->mac, mac, VSB_ETH_ALEN);
+	ctrl->pairs = 1;
+	ctrl->max_pairs = max_pairs;
+	ctrl->offloads = features & VSB_GUEST_OFFLOADS;
 }
 
 /**
@@ -80,16 +297,16 @@ static u8 vsb_cvq_dispatch(const struct vsb_cvq_cmd *c, u64 features,
  * @chain: the command's chain, as taken by vsb_ring_pop()
  * @features: the negotiated features
  * @ctrl: the device's control state, changed only by a command acked OK
+ * @scratch: room for command data, owned by the caller
  * @res: what happened; the caller completes the chain with res->used_len
  *	 and, if res->fault is set, puts the device in NEEDS_RESET
  */
 void vsb_cvq_handle(const struct vsb_ring *ring, const struct vsb_chain *chain,
 		    u64 features, struct vsb_net_ctrl *ctrl,
-		    struct vsb_cvq_result *res)
+		    struct vsb_cvq_scratch *scratch, struct vsb_cvq_result *res)
 {
-	struct vsb_net_ctrl next;
-	struct vsb_cvq_cmd cmd;
 	u8 buf[VSB_CVQ_HDR_LEN + VSB_CVQ_DATA_MAX];
+	struct vsb_cvq_cmd cmd;
 	u32 changed = 0;
 	u8 ack;
 
@@ -103,28 +320,25 @@ void vsb_cvq_handle(const struct vsb_ring *ring, const struct vsb_chain *chain,
 		res->fault = VSB_FAULT_CVQ_NO_ACK;
 		return;
 	}
-	/* Header and data in one read; oversized data is not needed. */
+	/* Header and the first data bytes in one read. */
 	if (vsb_chain_read(ring, chain, 0, buf,
 			   min_t(u32, chain->out_len, sizeof(buf)))) {
 		res->fault = VSB_FAULT_BUFFER_ACCESS;
 		return;
 	}
+	cmd.ring = ring;
+	cmd.chain = chain;
+	cmd.features = features;
+	cmd.scratch = scratch;
 	cmd.class = buf[0];
 	cmd.cmd = buf[1];
 	cmd.len = chain->out_len - VSB_CVQ_HDR_LEN;
+	memcpy(cmd.data, buf + VSB_CVQ_HDR_LEN,
+	       min_t(u32, cmd.len, VSB_CVQ_DATA_MAX));
 	res->class = cmd.class;
 	res->cmd = cmd.cmd;
 
-	/*
-	 * Work on a copy and keep it only once the ack has been written:
-	 * a command whose ack cannot reach the driver changes nothing.
-	 */
-	next = *ctrl;
-	ack = VIRTIO_NET_ERR;
-	if (cmd.len <= sizeof(cmd.data)) {
-		memcpy(cmd.data, buf + VSB_CVQ_HDR_LEN, cmd.len);
-		ack = vsb_cvq_dispatch(&cmd, features, &next, &changed);
-	}
+	ack = vsb_cvq_dispatch(&cmd, ctrl, false, &changed);
 	if (vsb_chain_write(ring, chain, 0, &ack, 1)) {
 		res->fault = VSB_FAULT_BUFFER_ACCESS;
 		return;
@@ -132,7 +346,7 @@ void vsb_cvq_handle(const struct vsb_ring *ring, const struct vsb_chain *chain,
 	res->ack = ack;
 	res->used_len = 1;
 	if (ack == VIRTIO_NET_OK) {
-		*ctrl = next;
+		vsb_cvq_dispatch(&cmd, ctrl, true, &changed);
 		res->changed = changed;
 	}
 }

@@ -12,16 +12,58 @@
 #include "vsb_ring.h"
 
 #define VSB_ETH_ALEN 6
+/* MAC filter entries per list, as QEMU's virtio-net; more set overflow. */
+#define VSB_MAC_TABLE_ENTRIES 64
+#define VSB_VLAN_IDS 4096
+/* The control classes counted one by one; others count as "other". */
+#define VSB_CVQ_CLASSES (VIRTIO_NET_CTRL_GUEST_OFFLOADS + 1)
+
+/* Guest offloads GUEST_OFFLOADS_SET may enable, by feature bit. */
+#define VSB_GUEST_OFFLOADS                                                     \
+	(BIT_ULL(VIRTIO_NET_F_GUEST_CSUM) | BIT_ULL(VIRTIO_NET_F_GUEST_TSO4) | \
+	 BIT_ULL(VIRTIO_NET_F_GUEST_TSO6) | BIT_ULL(VIRTIO_NET_F_GUEST_ECN) |  \
+	 BIT_ULL(VIRTIO_NET_F_GUEST_UFO))
+
+struct vsb_mac_table {
+	u32 count;
+	/* the driver asked for more than fit: match every address */
+	bool overflow;
+	u8 addr[VSB_MAC_TABLE_ENTRIES][VSB_ETH_ALEN];
+};
 
 /* Everything the control queue can change, as the device holds it. */
 struct vsb_net_ctrl {
 	u8 mac[VSB_ETH_ALEN];
 	bool announce_pending;
+	bool promisc;
+	bool allmulti;
+	bool alluni;
+	bool nomulti;
+	bool nouni;
+	bool nobcast;
+	struct vsb_mac_table uni;
+	struct vsb_mac_table multi;
+	u64 vlans[VSB_VLAN_IDS / 64];
+	u16 pairs;
+	u16 max_pairs;
+	u64 offloads;
+};
+
+/*
+ * Room for what a command carries beyond a few bytes (a MAC table),
+ * read and checked before the ack is written; the caller provides it.
+ */
+struct vsb_cvq_scratch {
+	struct vsb_mac_table uni;
+	struct vsb_mac_table multi;
 };
 
 /* Which parts of struct vsb_net_ctrl a command changed. */
 #define VSB_CTRL_CHANGED_MAC BIT(0)
 #define VSB_CTRL_CHANGED_STATUS BIT(1)
+#define VSB_CTRL_CHANGED_FILTER BIT(2)
+#define VSB_CTRL_CHANGED_PAIRS BIT(3)
+#define VSB_CTRL_CHANGED_OFFLOADS BIT(4)
 
 /* The outcome of one control command. */
 struct vsb_cvq_result {
@@ -33,8 +75,11 @@ struct vsb_cvq_result {
 	enum vsb_fault fault; /* not NONE: the device needs a reset */
 };
 
+void vsb_net_ctrl_reset(struct vsb_net_ctrl *ctrl, const u8 *mac, u16 max_pairs,
+			u64 features);
 void vsb_cvq_handle(const struct vsb_ring *ring, const struct vsb_chain *chain,
 		    u64 features, struct vsb_net_ctrl *ctrl,
+		    struct vsb_cvq_scratch *scratch,
 		    struct vsb_cvq_result *res);
 
 #endif /* VSB_CVQ_H */

@@ -30,7 +30,7 @@
 u16 vsb_cvq_index(const struct vsb_dev *vsb)
 {
 	if (vsb->features & BIT_ULL(VIRTIO_NET_F_MQ))
-		return 2 * VSB_MAX_VQP;
+		return 2 * vsb->max_vqp;
 	return 2;
 }
 
@@ -118,6 +118,21 @@ static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
 		vsb->cvq_stats.batches++;
 }
 
+static void vsb_count_command(struct vsb_cvq_stats *stats,
+			      const struct vsb_cvq_result *res)
+{
+	unsigned int class = min_t(unsigned int, res->class, VSB_CVQ_CLASSES);
+	bool ok = !res->fault && res->ack == VIRTIO_NET_OK;
+
+	stats->class_requests[class]++;
+	if (ok) {
+		stats->successes++;
+	} else {
+		stats->errors++;
+		stats->class_errors[class]++;
+	}
+}
+
 /*
  * Serve the control queue. In batch mode every command available now, up
  * to batch_limit, is executed and its used entry written, and the used
@@ -153,19 +168,15 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 
 		vsb->cvq_stats.requests++;
 		vsb_cvq_handle(&cvq->ring, &cvq->chain, vsb->features,
-			       &vsb->ctrl, &res);
+			       &vsb->ctrl, &vsb->cvq_scratch, &res);
+		vsb_count_command(&vsb->cvq_stats, &res);
 		changed |= res.changed;
 		if (res.fault) {
 			/* The chain goes back below, with length 0. */
-			vsb->cvq_stats.errors++;
 			cvq->ring.fault = res.fault;
 			ret = -EIO;
 			break;
 		}
-		if (res.ack == VIRTIO_NET_OK)
-			vsb->cvq_stats.successes++;
-		else
-			vsb->cvq_stats.errors++;
 		if (vsb_ring_push(&cvq->ring, cvq->chain.head, res.used_len)) {
 			ret = -EIO;
 			break;
@@ -185,10 +196,10 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 	return more;
 }
 
-/* Move frames from the first transmit queue to the first receive queue. */
-static bool vsb_process_data(struct vsb_dev *vsb)
+/* Move frames of queue pair @pair from its transmit to its receive queue. */
+static bool vsb_process_pair(struct vsb_dev *vsb, u16 pair)
 {
-	struct vsb_vq *rx = &vsb->vqs[0], *tx = &vsb->vqs[1];
+	struct vsb_vq *rx = &vsb->vqs[2 * pair], *tx = &vsb->vqs[2 * pair + 1];
 	struct vsb_loopback lb = {
 		.tx = &tx->ring,
 		.rx = &rx->ring,
@@ -197,7 +208,8 @@ static bool vsb_process_data(struct vsb_dev *vsb)
 		.buf = vsb->frame,
 		.buf_len = VSB_FRAME_MAX,
 		.ctrl = &vsb->ctrl,
-		.stats = &vsb->lb_stats,
+		.features = vsb->features,
+		.stats = &vsb->lb_stats[pair],
 	};
 	int ret;
 
@@ -216,6 +228,19 @@ static bool vsb_process_data(struct vsb_dev *vsb)
 	if (ret < 0)
 		vsb_needs_reset(vsb, tx);
 	return ret > 0;
+}
+
+/* The data path: only the pairs the driver enabled (one without MQ). */
+static bool vsb_process_data(struct vsb_dev *vsb)
+{
+	u16 pairs = vsb->features & BIT_ULL(VIRTIO_NET_F_MQ) ? vsb->ctrl.pairs :
+							       1;
+	bool more = false;
+	u16 i;
+
+	for (i = 0; i < pairs && vsb_running(vsb); i++)
+		more |= vsb_process_pair(vsb, i);
+	return more;
 }
 
 /*
@@ -335,7 +360,7 @@ static void vsb_kick_vq(struct vdpa_device *vdpa, u16 idx)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 
-	if (idx >= VSB_NVQS)
+	if (idx >= vsb->nvqs)
 		return;
 	if (idx == vsb_cvq_index(vsb))
 		atomic64_inc(&vsb->cvq_kicks);
@@ -351,7 +376,7 @@ static int vsb_set_vq_address(struct vdpa_device *vdpa, u16 idx, u64 desc,
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 
-	if (idx >= VSB_NVQS)
+	if (idx >= vsb->nvqs)
 		return -EINVAL;
 	mutex_lock(&vsb->lock);
 	vsb->vqs[idx].desc_addr = desc;
@@ -366,7 +391,7 @@ static void vsb_set_vq_num(struct vdpa_device *vdpa, u16 idx, u32 num)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 
-	if (idx >= VSB_NVQS)
+	if (idx >= vsb->nvqs)
 		return;
 	mutex_lock(&vsb->lock);
 	vsb->vqs[idx].num = num;
@@ -378,7 +403,7 @@ static void vsb_set_vq_cb(struct vdpa_device *vdpa, u16 idx,
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 
-	if (idx >= VSB_NVQS)
+	if (idx >= vsb->nvqs)
 		return;
 	mutex_lock(&vsb->lock);
 	vsb->vqs[idx].cb = *cb;
@@ -405,7 +430,7 @@ static void vsb_set_vq_ready(struct vdpa_device *vdpa, u16 idx, bool ready)
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 	struct vsb_vq *vq;
 
-	if (idx >= VSB_NVQS)
+	if (idx >= vsb->nvqs)
 		return;
 	vq = &vsb->vqs[idx];
 	mutex_lock(&vsb->lock);
@@ -426,7 +451,7 @@ static bool vsb_get_vq_ready(struct vdpa_device *vdpa, u16 idx)
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 	bool ready;
 
-	if (idx >= VSB_NVQS)
+	if (idx >= vsb->nvqs)
 		return false;
 	mutex_lock(&vsb->lock);
 	ready = vsb->vqs[idx].ready;
@@ -440,7 +465,7 @@ static int vsb_set_vq_state(struct vdpa_device *vdpa, u16 idx,
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 	struct vsb_vq *vq;
 
-	if (idx >= VSB_NVQS)
+	if (idx >= vsb->nvqs)
 		return -EINVAL;
 	vq = &vsb->vqs[idx];
 	mutex_lock(&vsb->lock);
@@ -457,7 +482,7 @@ static int vsb_get_vq_state(struct vdpa_device *vdpa, u16 idx,
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 	struct vsb_vq *vq;
 
-	if (idx >= VSB_NVQS)
+	if (idx >= vsb->nvqs)
 		return -EINVAL;
 	vq = &vsb->vqs[idx];
 	mutex_lock(&vsb->lock);
@@ -479,7 +504,7 @@ static u16 vsb_get_vq_size(struct vdpa_device *vdpa, u16 idx)
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 	u32 num;
 
-	if (idx >= VSB_NVQS)
+	if (idx >= vsb->nvqs)
 		return 0;
 	mutex_lock(&vsb->lock);
 	num = vsb->vqs[idx].num;
@@ -520,6 +545,8 @@ static int vsb_set_driver_features(struct vdpa_device *vdpa, u64 features)
 		return -EINVAL;
 	mutex_lock(&vsb->lock);
 	vsb->features = features & vsb->supported_features;
+	/* Guest offloads start as negotiated. */
+	vsb->ctrl.offloads = vsb->features & VSB_GUEST_OFFLOADS;
 	/* MQ moves the CVQ, and with it which address space it uses. */
 	vsb->map_gen++;
 	mutex_unlock(&vsb->lock);
@@ -577,7 +604,7 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 {
 	unsigned int i;
 
-	for (i = 0; i < VSB_NVQS; i++) {
+	for (i = 0; i < vsb->nvqs; i++) {
 		struct vsb_vq *vq = &vsb->vqs[i];
 
 		vq->ready = false;
@@ -601,8 +628,7 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 	vsb->status = 0;
 	vsb->suspended = false;
 	vsb->pending_kick = false;
-	memset(&vsb->ctrl, 0, sizeof(vsb->ctrl));
-	ether_addr_copy(vsb->ctrl.mac, vsb->provisioned_mac);
+	vsb_net_ctrl_reset(&vsb->ctrl, vsb->provisioned_mac, vsb->max_vqp, 0);
 	vsb_sync_config(vsb);
 }
 
@@ -801,7 +827,7 @@ static void vsb_free(struct vdpa_device *vdpa)
 	for (i = 0; i < VSB_NAS; i++)
 		if (vsb->as[i].iotlb)
 			vhost_iotlb_free(vsb->as[i].iotlb);
-	for (i = 0; i < VSB_NVQS; i++)
+	for (i = 0; i < VSB_MAX_NVQS; i++)
 		kvfree(vsb->vqs[i].chain.segs);
 	if (vsb->mm)
 		mmdrop(vsb->mm);
@@ -869,7 +895,9 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 			return -ENOMEM;
 		vsb->as[i].passthrough = true;
 	}
-	for (i = 0; i < VSB_NVQS; i++) {
+	vsb->max_vqp = params->max_vqp;
+	vsb->nvqs = 2 * vsb->max_vqp + 1;
+	for (i = 0; i < vsb->nvqs; i++) {
 		struct vsb_vq *vq = &vsb->vqs[i];
 
 		vq->vsb = vsb;
@@ -893,7 +921,7 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 		eth_random_addr(vsb->provisioned_mac);
 	/* VERSION_1 is required: the config space is little-endian. */
 	vsb->config.mtu = __cpu_to_virtio16(true, vsb->mtu);
-	vsb->config.max_virtqueue_pairs = __cpu_to_virtio16(true, VSB_MAX_VQP);
+	vsb->config.max_virtqueue_pairs = __cpu_to_virtio16(true, vsb->max_vqp);
 	vsb_reset_locked(vsb, VDPA_RESET_F_CLEAN_MAP);
 	return 0;
 }

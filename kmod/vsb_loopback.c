@@ -6,20 +6,8 @@
  * always given back, whatever happens on the receive side.
  */
 
+#include "vsb_filter.h"
 #include "vsb_loopback.h"
-
-static bool vsb_is_multicast(const u8 *addr)
-{
-	return addr[0] & 1;
-}
-
-/* Broadcast is a multicast address; the device MAC passes as unicast. */
-bool vsb_rx_filter_accepts(const struct vsb_net_ctrl *ctrl, const u8 *dest)
-{
-	if (vsb_is_multicast(dest))
-		return true;
-	return !memcmp(dest, ctrl->mac, VSB_ETH_ALEN);
-}
 
 /* Deliver the frame in lb->buf to the next receive buffer. */
 static int vsb_loopback_deliver(struct vsb_loopback *lb, u32 len)
@@ -79,7 +67,9 @@ static int vsb_loopback_one(struct vsb_loopback *lb)
 	if (ret)
 		return ret;
 
-	if (!vsb_rx_filter_accepts(lb->ctrl, lb->buf + VSB_NET_HDR_LEN)) {
+	if (!vsb_rx_filter_accepts(lb->ctrl, lb->features,
+				   lb->buf + VSB_NET_HDR_LEN,
+				   len - VSB_NET_HDR_LEN)) {
 		lb->stats->rx_drops++;
 		return 1;
 	}

@@ -33,10 +33,10 @@ struct vsb_loopback {
 	u8 *buf; /* one frame with its header */
 	u32 buf_len;
 	const struct vsb_net_ctrl *ctrl;
+	u64 features;
 	struct vsb_loopback_stats *stats;
 };
 
-bool vsb_rx_filter_accepts(const struct vsb_net_ctrl *ctrl, const u8 *dest);
 int vsb_loopback_run(struct vsb_loopback *lb, unsigned int budget);
 
 #endif /* VSB_LOOPBACK_H */

@@ -30,7 +30,11 @@
 	 BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC) | BIT_ULL(VIRTIO_NET_F_MAC) |    \
 	 BIT_ULL(VIRTIO_NET_F_MTU) | BIT_ULL(VIRTIO_NET_F_STATUS) |            \
 	 BIT_ULL(VIRTIO_NET_F_CTRL_VQ) | BIT_ULL(VIRTIO_NET_F_CTRL_MAC_ADDR) | \
-	 BIT_ULL(VIRTIO_NET_F_GUEST_ANNOUNCE))
+	 BIT_ULL(VIRTIO_NET_F_GUEST_ANNOUNCE) |                                \
+	 BIT_ULL(VIRTIO_NET_F_CTRL_RX) | BIT_ULL(VIRTIO_NET_F_CTRL_RX_EXTRA) | \
+	 BIT_ULL(VIRTIO_NET_F_CTRL_VLAN) | BIT_ULL(VIRTIO_NET_F_MQ) |          \
+	 BIT_ULL(VIRTIO_NET_F_CTRL_GUEST_OFFLOADS) |                           \
+	 BIT_ULL(VIRTIO_NET_F_GUEST_CSUM))
 
 /* A provisioned feature set must keep what the device cannot work without. */
 #define VSB_FEATURES_REQUIRED \
@@ -138,6 +142,9 @@ static int vsb_dev_add(struct vdpa_mgmt_dev *mdev, const char *name,
 	params.batch_limit = READ_ONCE(vsb_batch_limit);
 	params.kick_poll_ns =
 		min(READ_ONCE(vsb_kick_poll_us), 10000U) * NSEC_PER_USEC;
+	params.max_vqp = 1;
+	if (cfg->mask & BIT_ULL(VDPA_ATTR_DEV_NET_CFG_MAX_VQP))
+		params.max_vqp = cfg->net.max_vq_pairs;
 	ret = vsb_dev_init(vsb, cfg, &params);
 	if (ret)
 		goto init_err;
@@ -151,7 +158,7 @@ static int vsb_dev_add(struct vdpa_mgmt_dev *mdev, const char *name,
 	vsb_set_dma_dev(&vsb->vdpa, dev);
 	vsb->vdpa.mdev = mdev;
 
-	ret = _vdpa_register_device(&vsb->vdpa, VSB_NVQS);
+	ret = _vdpa_register_device(&vsb->vdpa, vsb->nvqs);
 	if (ret)
 		goto register_err;
 	return 0;
@@ -201,7 +208,7 @@ static struct vdpa_mgmt_dev vsb_mgmtdev = {
 			    BIT_ULL(VDPA_ATTR_DEV_NET_CFG_MTU) |
 			    BIT_ULL(VDPA_ATTR_DEV_NET_CFG_MAX_VQP) |
 			    BIT_ULL(VDPA_ATTR_DEV_FEATURES),
-	.max_supported_vqs = VSB_NVQS,
+	.max_supported_vqs = VSB_MAX_NVQS,
 	.supported_features = VSB_FEATURES,
 };
 

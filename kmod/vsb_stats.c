@@ -30,44 +30,97 @@ static int vsb_put_stats(struct sk_buff *msg, const struct vsb_stat *stats,
 	return 0;
 }
 
+/* Requests and errors of every control class, named as in the spec. */
+static int vsb_put_class_stats(struct sk_buff *msg,
+			       const struct vsb_cvq_stats *cvq)
+{
+	static const char *const names[VSB_CVQ_CLASSES + 1][2] = {
+		[VIRTIO_NET_CTRL_RX] = { "cvq rx requests", "cvq rx errors" },
+		[VIRTIO_NET_CTRL_MAC] = { "cvq mac requests",
+					  "cvq mac errors" },
+		[VIRTIO_NET_CTRL_VLAN] = { "cvq vlan requests",
+					   "cvq vlan errors" },
+		[VIRTIO_NET_CTRL_ANNOUNCE] = { "cvq announce requests",
+					       "cvq announce errors" },
+		[VIRTIO_NET_CTRL_MQ] = { "cvq mq requests", "cvq mq errors" },
+		[VIRTIO_NET_CTRL_GUEST_OFFLOADS] = { "cvq offloads requests",
+						     "cvq offloads errors" },
+		[VSB_CVQ_CLASSES] = { "cvq other requests",
+				      "cvq other errors" },
+	};
+	struct vsb_stat stats[2];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i <= VSB_CVQ_CLASSES; i++) {
+		stats[0].name = names[i][0];
+		stats[0].value = cvq->class_requests[i];
+		stats[1].name = names[i][1];
+		stats[1].value = cvq->class_errors[i];
+		ret = vsb_put_stats(msg, stats, ARRAY_SIZE(stats));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int vsb_put_cvq_stats(struct vsb_dev *vsb, struct sk_buff *msg)
+{
+	const struct vsb_cvq_stats *cvq = &vsb->cvq_stats;
+	const struct vsb_stat stats[] = {
+		{ "cvq requests", cvq->requests },
+		{ "cvq successes", cvq->successes },
+		{ "cvq errors", cvq->errors },
+		{ "cvq batches", cvq->batches },
+		{ "cvq notifications", cvq->notifications },
+		{ "cvq kicks", atomic64_read(&vsb->cvq_kicks) },
+	};
+
+	return vsb_put_stats(msg, stats, ARRAY_SIZE(stats)) ?:
+		       vsb_put_class_stats(msg, cvq);
+}
+
+static int vsb_put_rx_stats(const struct vsb_loopback_stats *lb,
+			    struct sk_buff *msg)
+{
+	const struct vsb_stat stats[] = {
+		{ "rx packets", lb->rx_packets },
+		{ "rx bytes", lb->rx_bytes },
+		{ "rx errors", lb->rx_errors },
+		{ "rx overruns", lb->rx_overruns },
+		{ "rx drops", lb->rx_drops },
+	};
+
+	return vsb_put_stats(msg, stats, ARRAY_SIZE(stats));
+}
+
+static int vsb_put_tx_stats(const struct vsb_loopback_stats *lb,
+			    struct sk_buff *msg)
+{
+	const struct vsb_stat stats[] = {
+		{ "tx packets", lb->tx_packets },
+		{ "tx bytes", lb->tx_bytes },
+		{ "tx errors", lb->tx_errors },
+		{ "tx drops", lb->tx_drops },
+	};
+
+	return vsb_put_stats(msg, stats, ARRAY_SIZE(stats));
+}
+
+/* Queue @idx: the CVQ, or the receive (even) or transmit queue of a pair. */
 int vsb_fill_vq_stats(struct vsb_dev *vsb, u16 idx, struct sk_buff *msg,
 		      struct netlink_ext_ack *extack)
 {
-	const struct vsb_loopback_stats *lb = &vsb->lb_stats;
-	const struct vsb_cvq_stats *cvq = &vsb->cvq_stats;
 	int ret;
 
 	mutex_lock(&vsb->lock);
 	if (idx == vsb_cvq_index(vsb)) {
-		const struct vsb_stat stats[] = {
-			{ "cvq requests", cvq->requests },
-			{ "cvq successes", cvq->successes },
-			{ "cvq errors", cvq->errors },
-			{ "cvq batches", cvq->batches },
-			{ "cvq notifications", cvq->notifications },
-			{ "cvq kicks", atomic64_read(&vsb->cvq_kicks) },
-		};
+		ret = vsb_put_cvq_stats(vsb, msg);
+	} else if (idx < 2 * vsb->max_vqp) {
+		const struct vsb_loopback_stats *lb = &vsb->lb_stats[idx / 2];
 
-		ret = vsb_put_stats(msg, stats, ARRAY_SIZE(stats));
-	} else if (idx == 0) {
-		const struct vsb_stat stats[] = {
-			{ "rx packets", lb->rx_packets },
-			{ "rx bytes", lb->rx_bytes },
-			{ "rx errors", lb->rx_errors },
-			{ "rx overruns", lb->rx_overruns },
-			{ "rx drops", lb->rx_drops },
-		};
-
-		ret = vsb_put_stats(msg, stats, ARRAY_SIZE(stats));
-	} else if (idx == 1) {
-		const struct vsb_stat stats[] = {
-			{ "tx packets", lb->tx_packets },
-			{ "tx bytes", lb->tx_bytes },
-			{ "tx errors", lb->tx_errors },
-			{ "tx drops", lb->tx_drops },
-		};
-
-		ret = vsb_put_stats(msg, stats, ARRAY_SIZE(stats));
+		ret = idx % 2 ? vsb_put_tx_stats(lb, msg) :
+				vsb_put_rx_stats(lb, msg);
 	} else {
 		NL_SET_ERR_MSG_MOD(extack, "no such queue");
 		ret = -EINVAL;

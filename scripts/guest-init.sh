@@ -7,7 +7,9 @@
 # its output on the second serial port, reports the exit status on the
 # console and powers off. It never returns: init exiting would panic.
 
-/bin/busybox --install -s
+# Applets go to /bin only: the real iproute2 and ethtool in /usr/bin,
+# earlier in PATH, must win over busybox's cut-down ones.
+/bin/busybox --install -s /bin
 export PATH=/usr/local/bin:/usr/bin:/usr/sbin:/bin:/sbin
 export HOME=/root TMPDIR=/tmp
 

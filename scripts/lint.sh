@@ -53,7 +53,7 @@ clang_format() {
 mapfile -t kernel_c < <(git ls-files --cached --others --exclude-standard \
 	'kmod/*.[ch]' 'tests/kmod/*.[ch]')
 mapfile -t tool_c < <(git ls-files --cached --others --exclude-standard \
-	'tools/*.[ch]' 'tests/unit/*.[ch]')
+	'tools/*.[ch]' 'tests/unit/*.[ch]' 'tests/tools/*.[ch]')
 mapfile -t shell < <(git ls-files --cached --others --exclude-standard \
 	'*.sh' '*.t' tests/run-test .ci/run)
 

@@ -13,6 +13,7 @@
 #   /lib/modules/KVER/test/        test-bed self-test modules
 #   /usr/bin, /usr/sbin            vdpa, ip, ethtool, jq, vdpactl-batch,
 #                                  with the shared libraries ldd resolves
+#   /usr/local/bin                 test programs from tests/tools
 #   /vdpa-batch/{tests,scripts}    the test suite and its helpers
 set -euo pipefail
 # shellcheck source=lib/common.sh
@@ -63,6 +64,9 @@ for b in "${HOST_BINS[@]}"; do
 	copy_binary "$path" "/usr/bin/$b"
 done
 [ -x "$TOOL" ] && copy_binary "$TOOL" /usr/bin/vdpactl-batch
+for t in "$VB_BUILD"/testtools/*; do
+	[ -x "$t" ] && copy_binary "$t" "/usr/local/bin/$(basename "$t")"
+done
 
 cp -r "$VB_ROOT/tests" "$VB_ROOT/scripts" "$root/vdpa-batch/"
 

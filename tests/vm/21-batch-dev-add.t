@@ -34,7 +34,7 @@ refused "a multicast MAC" mac 03:00:00:00:00:01
 refused "MTU 67" mtu 67
 refused "MTU 9001" mtu 9001
 refused "max_vqp 0" max_vqp 0
-refused "max_vqp above the maximum" max_vqp 2
+refused "max_vqp above the maximum (8)" max_vqp 9
 refused "a feature not offered (CSUM)" device_features 0x300000001
 refused "features without VERSION_1" device_features 0x100000000
 tap_ok "a second device, and a third with fewer features, coexist" sh -c \

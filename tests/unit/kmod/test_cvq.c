@@ -36,6 +36,7 @@ struct fixture {
 	struct tq q;
 	u64 features;
 	struct vsb_net_ctrl ctrl;
+	struct vsb_cvq_scratch scratch;
 	struct vsb_cvq_result res;
 	/* the last command's buffers: one region per side, -1 if none */
 	int out_rgn;
@@ -132,7 +133,8 @@ static void cvq_handle(struct fixture *f, u16 head)
 	assert_int_equal(tq_pop(&f->q), 1);
 	assert_int_equal(f->q.chain.head, head);
 	memset(&f->res, 0x5a, sizeof(f->res));
-	vsb_cvq_handle(&f->q.ring, &f->q.chain, f->features, &f->ctrl, &f->res);
+	vsb_cvq_handle(&f->q.ring, &f->q.chain, f->features, &f->ctrl,
+		       &f->scratch, &f->res);
 	assert_int_equal(vsb_ring_push(&f->q.ring, head, f->res.used_len), 0);
 	assert_int_equal(vsb_ring_publish(&f->q.ring), 0);
 	fdrv_expect_used(&f->q.drv, head, f->res.used_len);
