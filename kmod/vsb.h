@@ -147,6 +147,14 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 		 const struct vsb_dev_params *params);
 void vsb_dev_set_mac(struct vsb_dev *vsb, const u8 *mac);
 u16 vsb_cvq_index(const struct vsb_dev *vsb);
+bool vsb_running(const struct vsb_dev *vsb);
+void vsb_config_changed(struct vsb_dev *vsb);
+void vsb_sync_config(struct vsb_dev *vsb);
+
+/* vsb_run.c: serving the queues */
+void vsb_schedule(struct vsb_dev *vsb);
+void vsb_kick(struct vsb_dev *vsb);
+void vsb_work(struct work_struct *work);
 int vsb_fill_vq_stats(struct vsb_dev *vsb, u16 idx, struct sk_buff *msg,
 		      struct netlink_ext_ack *extack);
 
