@@ -25,6 +25,11 @@
 #include "vsb_cvq.h"
 
 #define VSB_CVQ_HDR_LEN 2
+/*
+ * A handler's verdict besides VIRTIO_NET_OK and VIRTIO_NET_ERR: the
+ * command's data could not be read, a framing error like any other.
+ */
+#define VSB_CVQ_FAULT 0xff
 /* Data bytes read along with the header: every command but a MAC table. */
 #define VSB_CVQ_DATA_MAX 16
 
@@ -70,7 +75,9 @@ static int vsb_cvq_read(const struct vsb_cvq_cmd *c, u32 off, void *buf,
 /*
  * One list of a MAC_TABLE_SET at data offset *off: { le32 entries;
  * u8 macs[entries][6]; }. Fills @table (the first VSB_MAC_TABLE_ENTRIES,
- * overflow beyond) and moves *off past the list.
+ * overflow beyond; the entries of an overflowing list are not read) and
+ * moves *off past the list. Return: 0, -EINVAL if the list does not fit
+ * the data (ERR), -EFAULT if guest memory could not be read (a fault).
  */
 static int vsb_cvq_read_mac_list(const struct vsb_cvq_cmd *c, u64 *off,
 				 struct vsb_mac_table *table)
@@ -79,9 +86,10 @@ static int vsb_cvq_read_mac_list(const struct vsb_cvq_cmd *c, u64 *off,
 	u64 end;
 	u32 n;
 
-	if (*off + sizeof(raw) > c->len ||
-	    vsb_cvq_read(c, *off, &raw, sizeof(raw)))
+	if (*off + sizeof(raw) > c->len)
 		return -EINVAL;
+	if (vsb_cvq_read(c, *off, &raw, sizeof(raw)))
+		return -EFAULT;
 	n = le32_to_cpu(raw);
 	/* 64-bit: 4 + 6 * U32_MAX cannot overflow. */
 	end = *off + sizeof(raw) + (u64)n * VSB_ETH_ALEN;
@@ -91,7 +99,7 @@ static int vsb_cvq_read_mac_list(const struct vsb_cvq_cmd *c, u64 *off,
 	table->count = table->overflow ? 0 : n;
 	if (table->count && vsb_cvq_read(c, *off + sizeof(raw), table->addr,
 					 table->count * VSB_ETH_ALEN))
-		return -EINVAL;
+		return -EFAULT;
 	*off = end;
 	return 0;
 }
@@ -141,6 +149,7 @@ static u8 vsb_cvq_mac_table(const struct vsb_cvq_cmd *c,
 {
 	struct vsb_cvq_scratch *s = c->scratch;
 	u64 off = 0;
+	int ret;
 
 	if (!vsb_has(c->features, VIRTIO_NET_F_CTRL_RX))
 		return VIRTIO_NET_ERR;
@@ -150,8 +159,12 @@ static u8 vsb_cvq_mac_table(const struct vsb_cvq_cmd *c,
 		*changed |= VSB_CTRL_CHANGED_FILTER;
 		return VIRTIO_NET_OK;
 	}
-	if (vsb_cvq_read_mac_list(c, &off, &s->uni) ||
-	    vsb_cvq_read_mac_list(c, &off, &s->multi) || off != c->len)
+	ret = vsb_cvq_read_mac_list(c, &off, &s->uni);
+	if (!ret)
+		ret = vsb_cvq_read_mac_list(c, &off, &s->multi);
+	if (ret == -EFAULT)
+		return VSB_CVQ_FAULT;
+	if (ret || off != c->len)
 		return VIRTIO_NET_ERR;
 	return VIRTIO_NET_OK;
 }
@@ -339,6 +352,10 @@ void vsb_cvq_handle(const struct vsb_ring *ring, const struct vsb_chain *chain,
 	res->cmd = cmd.cmd;
 
 	ack = vsb_cvq_dispatch(&cmd, ctrl, false, &changed);
+	if (ack == VSB_CVQ_FAULT) {
+		res->fault = VSB_FAULT_BUFFER_ACCESS;
+		return;
+	}
 	if (vsb_chain_write(ring, chain, 0, &ack, 1)) {
 		res->fault = VSB_FAULT_BUFFER_ACCESS;
 		return;
