@@ -3,6 +3,7 @@
  * What every unit test file includes first: cmocka, with the headers it
  * needs before it, and the kernel's ARRAY_SIZE for the tests' own tables
  * (the code under test does not use it, so vsb_host.h does not have it).
+ * FEATURE(bit) is a feature bit's mask, for the tests' feature sets.
  */
 #ifndef UNIT_H
 #define UNIT_H
@@ -15,5 +16,6 @@
 #include <cmocka.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define FEATURE(bit) (1ULL << (bit))
 
 #endif /* UNIT_H */
