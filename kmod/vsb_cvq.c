@@ -74,13 +74,13 @@ static int vsb_cvq_read(const struct vsb_cvq_cmd *c, u32 off, void *buf,
 
 /*
  * One list of a MAC_TABLE_SET at data offset *off: { le32 entries;
- * u8 macs[entries][6]; }. Fills @table (the first VSB_MAC_TABLE_ENTRIES,
- * overflow beyond; the entries of an overflowing list are not read) and
- * moves *off past the list. Return: 0, -EINVAL if the list does not fit
+ * u8 macs[entries][6]; }. Fills @table if the list fits in @room entries,
+ * else marks it overflowed (its entries are then not read), and moves *off
+ * past the list. Return: 0, -EINVAL if the list does not fit
  * the data (ERR), -EFAULT if guest memory could not be read (a fault).
  */
 static int vsb_cvq_read_mac_list(const struct vsb_cvq_cmd *c, u64 *off,
-				 struct vsb_mac_table *table)
+				 u32 room, struct vsb_mac_table *table)
 {
 	__le32 raw;
 	u64 end;
@@ -95,7 +95,7 @@ static int vsb_cvq_read_mac_list(const struct vsb_cvq_cmd *c, u64 *off,
 	end = *off + sizeof(raw) + (u64)n * VSB_ETH_ALEN;
 	if (end > c->len)
 		return -EINVAL;
-	table->overflow = n > VSB_MAC_TABLE_ENTRIES;
+	table->overflow = n > room;
 	table->count = table->overflow ? 0 : n;
 	if (table->count && vsb_cvq_read(c, *off + sizeof(raw), table->addr,
 					 table->count * VSB_ETH_ALEN))
@@ -149,6 +149,7 @@ static u8 vsb_cvq_mac_table(const struct vsb_cvq_cmd *c,
 {
 	struct vsb_cvq_scratch *s = c->scratch;
 	u64 off = 0;
+	u32 room;
 	int ret;
 
 	if (!vsb_has(c->features, VIRTIO_NET_F_CTRL_RX))
@@ -159,9 +160,11 @@ static u8 vsb_cvq_mac_table(const struct vsb_cvq_cmd *c,
 		*changed |= VSB_CTRL_CHANGED_FILTER;
 		return VIRTIO_NET_OK;
 	}
-	ret = vsb_cvq_read_mac_list(c, &off, &s->uni);
+	ret = vsb_cvq_read_mac_list(c, &off, VSB_MAC_TABLE_ENTRIES, &s->uni);
+	/* The multicast list gets what the unicast one left. */
+	room = VSB_MAC_TABLE_ENTRIES - s->uni.count;
 	if (!ret)
-		ret = vsb_cvq_read_mac_list(c, &off, &s->multi);
+		ret = vsb_cvq_read_mac_list(c, &off, room, &s->multi);
 	if (ret == -EFAULT)
 		return VSB_CVQ_FAULT;
 	if (ret || off != c->len)

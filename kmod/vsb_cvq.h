@@ -12,7 +12,11 @@
 #include "vsb_ring.h"
 
 #define VSB_ETH_ALEN 6
-/* MAC filter entries per list, as QEMU's virtio-net; more set overflow. */
+/*
+ * MAC filter entries, shared by the unicast and the multicast list as in
+ * QEMU's virtio-net: a list that does not fit what the unicast one left
+ * overflows.
+ */
 #define VSB_MAC_TABLE_ENTRIES 64
 #define VSB_VLAN_IDS 4096
 /* The control classes counted one by one; others count as "other". */
