@@ -6,6 +6,12 @@
 
 TB_MODDIR=/lib/modules/$(uname -r)
 
+# busybox ash runs its own applet for a command named like one, ahead of
+# PATH; the tests mean iproute2's ip (allmulticast, maddr, vlan, ...).
+ip() {
+	/usr/bin/ip "$@"
+}
+
 tb_insmod() {
 	insmod "$TB_MODDIR/$1.ko"
 }

@@ -1,0 +1,90 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Receive modes through the kernel's virtio_net on vdpasim_batch (virtio_vdpa):
+# "ip link set X promisc on|off" and "allmulticast on|off" each reach the
+# device as exactly one rx-mode update -- RX_PROMISC, RX_ALLMULTI and
+# MAC_TABLE_SET, all acked OK, nothing else -- and the device's filter then
+# passes and refuses the frames the guest sends through the loopback (all on
+# pair 0: one queue pair) exactly as the new mode says.
+#
+# Why exactly one update: __dev_change_flags() calls ndo_set_rx_mode twice,
+# and virtio_net's only schedules its rx-mode work (system_wq, on the
+# caller's CPU); with the test bed's voluntary preemption nothing between the
+# two calls lets that work run, so the second finds it still pending and the
+# two make one run. Each run sends the three commands, whatever changed.
+#
+# The interface has no address and IPv6 off: the stack sends nothing of its
+# own, so every count below is exact (and "tx" checks that nothing else went
+# out).
+. tests/lib/tap.sh
+. tests/vm/lib/testbed.sh
+. tests/vm/lib/rxfilter.sh
+
+# Busybox ash runs its own cut-down "ip" applet ahead of PATH: iproute2's
+# (allmulticast) is called by its path.
+IP=/usr/bin/ip
+DEV=b0
+MAC=02:42:00:00:00:01
+OTHER=02:42:00:00:00:99 # unicast, nobody's
+BCAST=ff:ff:ff:ff:ff:ff
+MCAST=01:00:5e:7f:00:01 # a group nobody joined
+MCAST6=33:33:00:00:00:99 # another
+CVQ=2
+PAIR=0
+
+# The same frames in every state: to us (2), broadcast (1), to someone
+# else (2), to two groups nobody joined (2 + 1), tagged with VLAN 200,
+# which is not in the VLAN table, to us (1).
+probe() {
+	frames_begin
+	send 2 "$MAC"
+	send 1 "$BCAST"
+	send 2 "$OTHER"
+	send 2 "$MCAST"
+	send 1 "$MCAST6"
+	send 1 "$MAC" --vlan 200
+}
+
+tap_plan 17
+# New interfaces (ours included) start with IPv6 off.
+echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
+tb_load_batch
+tap_ok "add $DEV bound to virtio_vdpa" \
+	tb_dev_add "$DEV" vdpasim_batch virtio_vdpa mac "$MAC"
+tap_ok "virtio_net creates a network interface" tb_wait 10 tb_netdev "$DEV"
+X=$(tb_netdev "$DEV")
+tap_ok "$X up, IPv6 off, no address" \
+	sh -c "[ \$(cat /proc/sys/net/ipv6/conf/$X/disable_ipv6) = 1 ] &&
+		$IP link set $X up"
+settle
+
+probe
+frames_check "no mode set: to us 2 + broadcast 1 pass; to another 2, unjoined groups 3, VLAN 200 1 refused" 3 6
+
+rx_mode "ip link set $X promisc on" $IP link set "$X" promisc on
+tap_is "$(cvq_delta "$before" "$after")" "$(cvq_want 2 1 0 0 0)" \
+	"promisc on: one rx-mode update (PROMISC, ALLMULTI, MAC_TABLE_SET), acked OK"
+probe
+frames_check "promisc: all 9 pass, VLAN 200 too (promisc comes before the VLAN filter)" 9 0
+
+rx_mode "ip link set $X promisc off" $IP link set "$X" promisc off
+tap_is "$(cvq_delta "$before" "$after")" "$(cvq_want 2 1 0 0 0)" \
+	"promisc off: one rx-mode update, acked OK"
+probe
+frames_check "promisc off: to another, unjoined groups and VLAN 200 refused again" 3 6
+
+rx_mode "ip link set $X allmulticast on" $IP link set "$X" allmulticast on
+tap_is "$(cvq_delta "$before" "$after")" "$(cvq_want 2 1 0 0 0)" \
+	"allmulticast on: one rx-mode update, acked OK"
+probe
+frames_check "allmulticast: the 3 to unjoined groups pass; to another 2 and VLAN 200 refused" 6 3
+frames_begin
+send 1 "$MCAST" --vlan 200
+frames_check "allmulticast: a multicast frame tagged with VLAN 200 is still refused" 0 1
+
+rx_mode "ip link set $X allmulticast off" $IP link set "$X" allmulticast off
+tap_is "$(cvq_delta "$before" "$after")" "$(cvq_want 2 1 0 0 0)" \
+	"allmulticast off: one rx-mode update, acked OK"
+probe
+frames_check "allmulticast off: unjoined groups refused again" 3 6
+tap_done

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Guest offloads through the kernel's virtio_net on vdpasim_batch
+# (virtio_vdpa). The device offers GUEST_CSUM and CTRL_GUEST_OFFLOADS but no
+# GUEST_TSO4/6, so virtio_net starts with rx-gro-hw off but switchable, and
+# "ethtool -K X rx-gro-hw on|off" is the one ethtool feature that reaches the
+# device: exactly one GUEST_OFFLOADS_SET each (virtnet_set_features), acked
+# OK, nothing else. A request that changes nothing, a software-only feature
+# (gro) and a fixed one (rx, which fails) send nothing.
+#
+# No observable data-path effect: with GUEST_CSUM the only offload, both
+# requests carry the same value (on: every offload the driver may switch,
+# i.e. GUEST_CSUM; off: that without the GRO_HW ones, i.e. GUEST_CSUM
+# again), and the loopback hands frames over with an all-zero header (no
+# NEEDS_CSUM or DATA_VALID) whatever the offloads. What the test checks on
+# the data path is that the frames the guest sends through the loopback
+# (pair 0) still pass or are refused exactly as before.
+. tests/lib/tap.sh
+. tests/vm/lib/testbed.sh
+. tests/vm/lib/rxfilter.sh
+
+# Busybox ash runs its own cut-down "ip" applet ahead of PATH: iproute2's is
+# called by its path.
+IP=/usr/bin/ip
+DEV=b0
+MAC=02:42:00:00:00:01
+OTHER=02:42:00:00:00:99 # unicast, nobody's
+BCAST=ff:ff:ff:ff:ff:ff
+CVQ=2
+PAIR=0
+
+# gro_hw: ethtool's line for rx-gro-hw.
+gro_hw() {
+	ethtool -k "$X" | grep '^rx-gro-hw:'
+}
+
+# feature N NOTE FEATURE VALUE: "ethtool -K X FEATURE VALUE" succeeds and
+# sends N (0 or 1) GUEST_OFFLOADS_SET, nothing else.
+feature() {
+	_n=$1
+	_note=$2
+	shift 2
+	before=$(vstats "$CVQ")
+	tap_ok "ethtool -K $X $*$_note" ethtool -K "$X" "$@"
+	settle
+	after=$(vstats "$CVQ")
+	if [ "$_n" = 0 ]; then
+		_what="nothing reaches the device"
+	else
+		_what="one GUEST_OFFLOADS_SET, acked OK, nothing else"
+	fi
+	tap_is "$(cvq_delta "$before" "$after")" "$(cvq_want 0 0 0 0 "$_n")" \
+		"$*: $_what"
+}
+
+# The frames of every case: to us (2), broadcast (1) pass, to another (1)
+# is refused.
+probe() {
+	frames_begin
+	send 2 "$MAC"
+	send 1 "$BCAST"
+	send 1 "$OTHER"
+	frames_check "$1" 3 1
+}
+
+tap_plan 21
+# New interfaces start with IPv6 off.
+echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
+tb_load_batch
+tap_ok "add $DEV bound to virtio_vdpa" \
+	tb_dev_add "$DEV" vdpasim_batch virtio_vdpa mac "$MAC"
+tap_ok "virtio_net creates a network interface" tb_wait 10 tb_netdev "$DEV"
+X=$(tb_netdev "$DEV")
+tap_ok "$X up, IPv6 off, no address" \
+	sh -c "[ \$(cat /proc/sys/net/ipv6/conf/$X/disable_ipv6) = 1 ] &&
+		$IP link set $X up"
+settle
+tap_is "$(gro_hw)" "rx-gro-hw: off" \
+	"rx-gro-hw starts off, not fixed (no GUEST_TSO4/6; CTRL_GUEST_OFFLOADS)"
+probe "before: to us and broadcast pass, to another refused"
+
+feature 1 "" rx-gro-hw on
+tap_is "$(gro_hw)" "rx-gro-hw: on" "ethtool -k: rx-gro-hw on"
+probe "rx-gro-hw on: the same frames pass and are refused"
+
+feature 0 " (again: no change)" rx-gro-hw on
+
+feature 1 "" rx-gro-hw off
+tap_is "$(gro_hw)" "rx-gro-hw: off" "ethtool -k: rx-gro-hw off"
+probe "rx-gro-hw off: the same frames pass and are refused"
+
+feature 0 " (software GRO)" gro off
+feature 0 "" gro on
+
+before=$(vstats "$CVQ")
+tap_fails "ethtool -K $X rx off fails (rx-checksumming is fixed on)" \
+	ethtool -K "$X" rx off
+settle
+after=$(vstats "$CVQ")
+tap_is "$(cvq_delta "$before" "$after")" "$(cvq_want 0 0 0 0 0)" \
+	"rx off: nothing reaches the device"
+tap_done
