@@ -304,8 +304,14 @@ void vsb_work(struct work_struct *work)
 void vsb_kick(struct vsb_dev *vsb)
 {
 	atomic_set(&vsb->kicked, 1);
-	/* Pairs with vsb_wait_for_kick(): set kicked, then read polling */
-	smp_mb__after_atomic();
+	/*
+	 * Pairs with vsb_wait_for_kick(): kicked must be visible before
+	 * polling is read. A full barrier: atomic_set() is a plain store, and
+	 * a store may otherwise pass a later load (even on x86), so a kick
+	 * could see polling still set while the worker, having just cleared
+	 * it, misses kicked -- and nobody serves the kick.
+	 */
+	smp_mb();
 	if (!READ_ONCE(vsb->polling))
 		vsb_schedule(vsb);
 }
