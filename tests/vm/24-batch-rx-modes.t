@@ -20,13 +20,6 @@
 . tests/vm/lib/testbed.sh
 . tests/vm/lib/rxfilter.sh
 
-# Busybox ash runs its own cut-down "ip" applet ahead of PATH: iproute2's
-# (allmulticast) is called by its path.
-IP=/usr/bin/ip
-DEV=b0
-MAC=02:42:00:00:00:01
-OTHER=02:42:00:00:00:99 # unicast, nobody's
-BCAST=ff:ff:ff:ff:ff:ff
 MCAST=01:00:5e:7f:00:01 # a group nobody joined
 MCAST6=33:33:00:00:00:99 # another
 CVQ=2
@@ -46,16 +39,8 @@ probe() {
 }
 
 tap_plan 17
-# New interfaces (ours included) start with IPv6 off.
-echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
-tb_load_batch
-tap_ok "add $DEV bound to virtio_vdpa" \
-	tb_dev_add "$DEV" vdpasim_batch virtio_vdpa mac "$MAC"
-tap_ok "virtio_net creates a network interface" tb_wait 10 tb_netdev "$DEV"
-X=$(tb_netdev "$DEV")
-tap_ok "$X up, IPv6 off, no address" \
-	sh -c "[ \$(cat /proc/sys/net/ipv6/conf/$X/disable_ipv6) = 1 ] &&
-		$IP link set $X up"
+add_interface mac "$MAC"
+interface_up
 settle
 
 probe

@@ -22,28 +22,13 @@
 . tests/vm/lib/testbed.sh
 . tests/vm/lib/rxfilter.sh
 
-# Busybox ash runs its own cut-down "ip" applet ahead of PATH: iproute2's is
-# called by its path.
-IP=/usr/bin/ip
-DEV=b0
-MAC=02:42:00:00:00:01
-OTHER=02:42:00:00:00:99 # unicast, nobody's
-BCAST=ff:ff:ff:ff:ff:ff
 GVRP=01:80:c2:00:00:21 # GVRP's and MVRP's group
 CVQ=2
 PAIR=0
 
 tap_plan 17
-# New interfaces start with IPv6 off.
-echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
-tb_load_batch
-tap_ok "add $DEV bound to virtio_vdpa" \
-	tb_dev_add "$DEV" vdpasim_batch virtio_vdpa mac "$MAC"
-tap_ok "virtio_net creates a network interface" tb_wait 10 tb_netdev "$DEV"
-X=$(tb_netdev "$DEV")
-rx_mode "$X up, IPv6 off, no address" \
-	sh -c "[ \$(cat /proc/sys/net/ipv6/conf/$X/disable_ipv6) = 1 ] &&
-		$IP link set $X up"
+add_interface mac "$MAC"
+rx_mode "$X up, IPv6 off, no address" interface_up
 cvq_updates "up: VLAN_ADD 0 (8021q) and rx-mode updates, acked OK" 1
 
 frames_begin

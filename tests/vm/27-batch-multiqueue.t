@@ -24,12 +24,6 @@
 . tests/vm/lib/testbed.sh
 . tests/vm/lib/rxfilter.sh
 
-# Busybox ash runs its own cut-down "ip" applet ahead of PATH: iproute2's is
-# called by its path.
-IP=/usr/bin/ip
-DEV=b0
-MAC=02:42:00:00:00:01
-OTHER=02:42:00:00:00:99 # unicast, nobody's
 MAX_VQP=4
 CVQ=$((2 * MAX_VQP)) # with MQ negotiated
 
@@ -153,21 +147,13 @@ set_pairs() {
 }
 
 tap_plan 34
-# New interfaces start with IPv6 off.
-echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
-tb_load_batch
-tap_ok "add $DEV (max_vqp $MAX_VQP) bound to virtio_vdpa" \
-	tb_dev_add "$DEV" vdpasim_batch virtio_vdpa mac "$MAC" max_vqp "$MAX_VQP"
-tap_ok "virtio_net creates a network interface" tb_wait 10 tb_netdev "$DEV"
-X=$(tb_netdev "$DEV")
+add_interface mac "$MAC" max_vqp "$MAX_VQP"
 tap_is "$(grep -c '^processor' /proc/cpuinfo)" 2 "the guest has 2 CPUs"
 c=$(vstats "$CVQ")
 tap_is "$(counter "$c" "cvq mq requests")/$(counter "$c" "cvq mq errors")" \
 	1/0 "probe: one VQ_PAIRS_SET, acked OK"
 tap_is "$(channels)" "2/$MAX_VQP" "ethtool -l: 2 (the CPUs) of $MAX_VQP"
-tap_ok "$X up, IPv6 off, no address" \
-	sh -c "[ \$(cat /proc/sys/net/ipv6/conf/$X/disable_ipv6) = 1 ] &&
-		$IP link set $X up"
+interface_up
 settle
 
 tap_is "$(xps)" "tx-0:1 tx-1:2 " "2 pairs: XPS sends CPU 0 to pair 0, CPU 1 to pair 1"

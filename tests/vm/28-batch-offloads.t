@@ -19,13 +19,6 @@
 . tests/vm/lib/testbed.sh
 . tests/vm/lib/rxfilter.sh
 
-# Busybox ash runs its own cut-down "ip" applet ahead of PATH: iproute2's is
-# called by its path.
-IP=/usr/bin/ip
-DEV=b0
-MAC=02:42:00:00:00:01
-OTHER=02:42:00:00:00:99 # unicast, nobody's
-BCAST=ff:ff:ff:ff:ff:ff
 CVQ=2
 PAIR=0
 
@@ -65,15 +58,8 @@ probe() {
 
 tap_plan 21
 # New interfaces start with IPv6 off.
-echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
-tb_load_batch
-tap_ok "add $DEV bound to virtio_vdpa" \
-	tb_dev_add "$DEV" vdpasim_batch virtio_vdpa mac "$MAC"
-tap_ok "virtio_net creates a network interface" tb_wait 10 tb_netdev "$DEV"
-X=$(tb_netdev "$DEV")
-tap_ok "$X up, IPv6 off, no address" \
-	sh -c "[ \$(cat /proc/sys/net/ipv6/conf/$X/disable_ipv6) = 1 ] &&
-		$IP link set $X up"
+add_interface mac "$MAC"
+interface_up
 settle
 tap_is "$(gro_hw)" "rx-gro-hw: off" \
 	"rx-gro-hw starts off, not fixed (no GUEST_TSO4/6; CTRL_GUEST_OFFLOADS)"

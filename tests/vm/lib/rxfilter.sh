@@ -4,11 +4,23 @@
 # through the kernel's virtio_net (tests/vm/24..28): device counters read
 # fast, control-queue deltas per class, waiting for virtio_net's rx-mode
 # updates, and frames sent out of the interface and counted where they
-# came back. The test sets DEV (the vdpa device), CVQ (its control queue
-# index), X (its interface) and, for the frame helpers, PAIR.
+# came back. The test sets CVQ (the control queue index) and, for the
+# frame helpers, PAIR; add_interface sets X (the interface).
 #
 # vdpa's JSON is read with sed and awk: jq takes a quarter of a second to
 # start under TCG.
+
+# The device, and addresses the tests send frames to (used by the tests
+# that source this file).
+DEV=b0
+# shellcheck disable=SC2034
+MAC=02:42:00:00:00:01
+# shellcheck disable=SC2034
+OTHER=02:42:00:00:00:99 # unicast, nobody's
+# shellcheck disable=SC2034
+BCAST=ff:ff:ff:ff:ff:ff
+# busybox ash runs its own cut-down "ip" applet ahead of PATH.
+IP=/usr/bin/ip
 
 # vstats QIDX: the queue's vendor counters, vdpa's JSON on one line. Read
 # with sed and awk: jq takes a quarter of a second to start under TCG.
@@ -152,4 +164,24 @@ cvq_updates() {
 	[ "$_k" -ge 1 ] || _k=1
 	tap_is "$(cvq_delta "$before" "$after")" \
 		"$(cvq_want $((2 * _k)) "$_k" "$2" 0 0)" "$1"
+}
+
+# add_interface [vdpa dev add arguments]: $DEV on virtio_vdpa, its
+# interface as $X; two TAP tests. New interfaces (ours included) start
+# with IPv6 off, so the stack sends nothing of its own.
+add_interface() {
+	echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
+	tb_load_batch
+	tap_ok "add $DEV bound to virtio_vdpa" \
+		tb_dev_add "$DEV" vdpasim_batch virtio_vdpa "$@"
+	tap_ok "virtio_net creates a network interface" \
+		tb_wait 10 tb_netdev "$DEV"
+	X=$(tb_netdev "$DEV")
+}
+
+# interface_up: $X up, with IPv6 off and no address; one TAP test.
+interface_up() {
+	tap_ok "$X up, IPv6 off, no address" \
+		sh -c "[ \$(cat /proc/sys/net/ipv6/conf/$X/disable_ipv6) = 1 ] &&
+			$IP link set $X up"
 }
