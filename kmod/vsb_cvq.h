@@ -68,6 +68,8 @@ struct vsb_cvq_scratch {
 #define VSB_CTRL_CHANGED_FILTER BIT(2)
 #define VSB_CTRL_CHANGED_PAIRS BIT(3)
 #define VSB_CTRL_CHANGED_OFFLOADS BIT(4)
+/* The changes the driver sees in the config space. */
+#define VSB_CTRL_CHANGED_CONFIG (VSB_CTRL_CHANGED_MAC | VSB_CTRL_CHANGED_STATUS)
 
 /* The outcome of one control command. */
 struct vsb_cvq_result {

@@ -11,8 +11,6 @@
 #include "vsb_port.h"
 #include "vsb_fault.h"
 
-/* The split ring's queue size limit (virtio 1.x, "Split Virtqueues"). */
-#define VSB_RING_NUM_MAX 32768
 /*
  * Avail ring entries read, and used entries written, per guest memory
  * access: each access costs far more than the bytes it moves.

@@ -55,10 +55,9 @@ static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
 {
 	bool published = cvq->ring.used_idx != cvq->ring.used_published;
 
-	if (*changed) {
+	if (*changed & VSB_CTRL_CHANGED_CONFIG)
 		vsb_sync_config(vsb);
-		*changed = 0;
-	}
+	*changed = 0;
 	if (vsb_complete(vsb, cvq))
 		vsb->cvq_stats.notifications++;
 	if (published)
