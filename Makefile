@@ -146,3 +146,6 @@ clean:
 
 distclean:
 	$(Q)rm -rf $(BUILD)
+
+# Feature fragments: one file per job (fuzzing, packaging, ...).
+include $(sort $(wildcard mk/*.mk))

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-only WITH Linux-syscall-note */
+/*
+ * vdpa_sim_batch's own generic netlink family: per-device CVQ completion
+ * settings, statistics with histograms, and the device's CVQ-visible
+ * state. Shared by the module and by vdpactl-batch.
+ *
+ * Every request names its device with VSB_A_DEV_NAME (the vdpa device
+ * name); GET requests without it, sent with NLM_F_DUMP, return one message
+ * per device. Changes (DEV_SET, STATS_RESET) need CAP_NET_ADMIN.
+ */
+#ifndef _UAPI_VDPA_SIM_BATCH_H
+#define _UAPI_VDPA_SIM_BATCH_H
+
+#define VSB_GENL_NAME "vdpa_sim_batch"
+#define VSB_GENL_VERSION 1
+
+enum vsb_genl_cmd {
+	VSB_CMD_UNSPEC,
+	VSB_CMD_DEV_GET,	/* reply: DEV_NAME, COMPLETION, BATCH_LIMIT */
+	VSB_CMD_DEV_SET,	/* DEV_NAME and COMPLETION and/or BATCH_LIMIT */
+	VSB_CMD_STATS_GET,	/* reply: DEV_NAME, STATS, HIST_* */
+	VSB_CMD_STATS_RESET,	/* DEV_NAME: zero counters and histograms */
+	VSB_CMD_STATE_GET,	/* reply: DEV_NAME and the state attributes */
+
+	__VSB_CMD_MAX,
+	VSB_CMD_MAX = __VSB_CMD_MAX - 1,
+};
+
+/* VSB_A_COMPLETION */
+enum vsb_genl_completion {
+	VSB_COMPLETION_MODE_IMMEDIATE,	/* publish and notify every command */
+	VSB_COMPLETION_MODE_BATCH,	/* publish once per batch */
+};
+
+enum vsb_genl_attr {
+	VSB_A_UNSPEC,
+	VSB_A_PAD,
+	VSB_A_DEV_NAME,		/* string: the vdpa device name */
+	VSB_A_COMPLETION,	/* u8: enum vsb_genl_completion */
+	VSB_A_BATCH_LIMIT,	/* u32: commands per batch, 0: the ring size */
+	VSB_A_STATS,		/* nest: VSB_STAT_* */
+	VSB_A_HIST_CMDS_PER_BATCH,	/* nest: VSB_HIST_* */
+	VSB_A_HIST_CMD_NS,	/* nest: per-command processing time, ns */
+	VSB_A_HIST_KICK_NS,	/* nest: kick to used-index publish, ns */
+	/* state (STATE_GET replies) */
+	VSB_A_STATUS,		/* u8: the virtio device status */
+	VSB_A_FEATURES,		/* u64: negotiated features */
+	VSB_A_MAC,		/* binary, 6 bytes: the config space MAC */
+	VSB_A_RX_MODES,		/* u32: BIT(VIRTIO_NET_CTRL_RX_*) of the modes on */
+	VSB_A_UNI_MACS,		/* nest: VSB_A_MAC per unicast table entry */
+	VSB_A_MULTI_MACS,	/* nest: VSB_A_MAC per multicast table entry */
+	VSB_A_UNI_OVERFLOW,	/* flag: the unicast list did not fit */
+	VSB_A_MULTI_OVERFLOW,	/* flag: the multicast list did not fit */
+	VSB_A_VLANS,		/* binary, 512 bytes: bit n (byte n / 8, bit n % 8) is VLAN n */
+	VSB_A_PAIRS,		/* u16: active queue pairs */
+	VSB_A_MAX_PAIRS,	/* u16: the device's queue pairs */
+	VSB_A_OFFLOADS,		/* u64: guest offloads on, by feature bit */
+
+	__VSB_A_MAX,
+	VSB_A_MAX = __VSB_A_MAX - 1,
+};
+
+/* In VSB_A_STATS, each a u64. */
+enum vsb_genl_stat {
+	VSB_STAT_UNSPEC,
+	VSB_STAT_PAD,
+	VSB_STAT_KICKS,		/* CVQ kicks */
+	VSB_STAT_WORK_RUNS,	/* runs of the device's work item */
+	VSB_STAT_COMMANDS,	/* CVQ commands taken */
+	VSB_STAT_OK,		/* acked VIRTIO_NET_OK */
+	VSB_STAT_ERRORS,	/* acked VIRTIO_NET_ERR, or a framing error */
+	VSB_STAT_BATCHES,	/* used-index publishes of the CVQ */
+	VSB_STAT_NOTIFICATIONS,	/* CVQ interrupts to the driver */
+	VSB_STAT_REDUNDANT,	/* OK commands that set the state already held */
+	VSB_STAT_FILTER_UPDATES,	/* receive filters built and published */
+
+	__VSB_STAT_MAX,
+	VSB_STAT_MAX = __VSB_STAT_MAX - 1,
+};
+
+/*
+ * A histogram: VSB_HIST_BUCKET repeated VSB_HIST_BUCKETS times, in order.
+ * Bucket 0 counts the value 0, bucket i > 0 the values [2^(i-1), 2^i);
+ * the last bucket also counts everything above.
+ */
+#define VSB_HIST_BUCKETS 32
+
+enum vsb_genl_hist {
+	VSB_HIST_UNSPEC,
+	VSB_HIST_PAD,
+	VSB_HIST_BUCKET,	/* u64 */
+
+	__VSB_HIST_MAX,
+	VSB_HIST_MAX = __VSB_HIST_MAX - 1,
+};
+
+#endif /* _UAPI_VDPA_SIM_BATCH_H */
