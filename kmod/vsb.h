@@ -6,14 +6,18 @@
 #ifndef VSB_H
 #define VSB_H
 
+#include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/vdpa.h>
 #include <linux/vhost_iotlb.h>
 #include <linux/workqueue.h>
 #include <uapi/linux/virtio_net.h>
 
+#include "uapi/vdpa_sim_batch.h"
 #include "vsb_cvq.h"
+#include "vsb_filter.h"
 #include "vsb_loopback.h"
 #include "vsb_ring.h"
 
@@ -71,15 +75,32 @@ struct vsb_as {
 	bool passthrough;
 };
 
+/* Counts of values in power-of-two buckets, as the netlink family sends. */
+struct vsb_hist {
+	u64 bucket[VSB_HIST_BUCKETS];
+};
+
 struct vsb_cvq_stats {
+	u64 work_runs;
 	u64 requests;
 	u64 successes;
 	u64 errors;
 	u64 batches;
 	u64 notifications;
+	u64 redundant;
+	u64 filter_updates;
 	/* per control class; the last entry counts unknown classes */
 	u64 class_requests[VSB_CVQ_CLASSES + 1];
 	u64 class_errors[VSB_CVQ_CLASSES + 1];
+	struct vsb_hist cmds_per_batch;
+	struct vsb_hist cmd_ns;
+	struct vsb_hist kick_ns;
+};
+
+/* A published receive filter, freed after the readers that may see it. */
+struct vsb_rx_filter_rcu {
+	struct rcu_head rcu;
+	struct vsb_rx_filter filter;
 };
 
 struct vsb_dev {
@@ -118,11 +139,18 @@ struct vsb_dev {
 	struct virtio_net_config config;
 	u32 generation;
 
+	/* what the data path filters with; NULL: not running, drop all */
+	struct vsb_rx_filter_rcu __rcu *rx_filter;
+
 	atomic64_t cvq_kicks;
+	/* when the first CVQ kick not yet served came, 0 if none */
+	atomic64_t cvq_kick_ns;
 	/* a kick not yet served; a worker polling for kicks takes it */
 	atomic_t kicked;
 	bool polling;
 	struct work_struct work;
+	/* on the netlink family's device list */
+	struct list_head node;
 };
 
 static inline struct vsb_dev *vdpa_to_vsb(struct vdpa_device *vdpa)
@@ -145,11 +173,27 @@ struct vsb_dev_params {
 
 int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 		 const struct vsb_dev_params *params);
-void vsb_dev_set_mac(struct vsb_dev *vsb, const u8 *mac);
+int vsb_dev_set_mac(struct vsb_dev *vsb, const u8 *mac);
 u16 vsb_cvq_index(const struct vsb_dev *vsb);
 bool vsb_running(const struct vsb_dev *vsb);
 void vsb_config_changed(struct vsb_dev *vsb);
 void vsb_sync_config(struct vsb_dev *vsb);
+
+/* vsb_rxfilter.c: the receive filter the data path uses */
+int vsb_publish_rx_filter(struct vsb_dev *vsb);
+void vsb_clear_rx_filter(struct vsb_dev *vsb);
+bool vsb_rx_accepts(const void *vsb, const u8 *frame, u32 len);
+
+/* vsb_stats.c */
+void vsb_hist_add(struct vsb_hist *hist, u64 value, u64 count);
+void vsb_reset_stats(struct vsb_dev *vsb);
+int vsb_fill_genl_stats(struct vsb_dev *vsb, struct sk_buff *msg);
+
+/* vsb_genl.c: the netlink family and its device list */
+int vsb_genl_register(void);
+void vsb_genl_unregister(void);
+void vsb_genl_add_dev(struct vsb_dev *vsb);
+void vsb_genl_del_dev(struct vsb_dev *vsb);
 
 /* vsb_run.c: serving the queues */
 void vsb_schedule(struct vsb_dev *vsb);

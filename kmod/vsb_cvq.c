@@ -16,6 +16,11 @@
  * Every answer is written fresh: an ERR can never be left over from an
  * earlier OK, nor the other way round.
  *
+ * A command that sets the state the device already has is acked OK and
+ * changes nothing, so nothing is re-programmed; it is reported as
+ * redundant (as QEMU learnt with MSI routes, re-programming what did not
+ * change is where the time goes).
+ *
  * Each command is checked first (with apply == false: everything read
  * from the driver lands in the scratch area), its ack written, and only
  * then applied: a command whose ack cannot reach the driver changes
@@ -137,11 +142,18 @@ static u8 vsb_cvq_rx(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 	if (c->cmd > VIRTIO_NET_CTRL_RX_ALLMULTI &&
 	    !vsb_has(c->features, VIRTIO_NET_F_CTRL_RX_EXTRA))
 		return VIRTIO_NET_ERR;
-	if (apply) {
+	if (apply && *mode != c->data[0]) {
 		*mode = c->data[0];
 		*changed |= VSB_CTRL_CHANGED_FILTER;
 	}
 	return VIRTIO_NET_OK;
+}
+
+static bool vsb_mac_table_equal(const struct vsb_mac_table *a,
+				const struct vsb_mac_table *b)
+{
+	return a->count == b->count && a->overflow == b->overflow &&
+	       !memcmp(a->addr, b->addr, a->count * VSB_ETH_ALEN);
 }
 
 static u8 vsb_cvq_mac_table(const struct vsb_cvq_cmd *c,
@@ -155,6 +167,9 @@ static u8 vsb_cvq_mac_table(const struct vsb_cvq_cmd *c,
 	if (!vsb_has(c->features, VIRTIO_NET_F_CTRL_RX))
 		return VIRTIO_NET_ERR;
 	if (apply) {
+		if (vsb_mac_table_equal(&ctrl->uni, &s->uni) &&
+		    vsb_mac_table_equal(&ctrl->multi, &s->multi))
+			return VIRTIO_NET_OK;
 		ctrl->uni = s->uni;
 		ctrl->multi = s->multi;
 		*changed |= VSB_CTRL_CHANGED_FILTER;
@@ -182,7 +197,7 @@ static u8 vsb_cvq_mac(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 		if (!vsb_has(c->features, VIRTIO_NET_F_CTRL_MAC_ADDR) ||
 		    c->len != VSB_ETH_ALEN)
 			return VIRTIO_NET_ERR;
-		if (apply) {
+		if (apply && memcmp(ctrl->mac, c->data, VSB_ETH_ALEN)) {
 			memcpy(ctrl->mac, c->data, VSB_ETH_ALEN);
 			*changed |= VSB_CTRL_CHANGED_MAC;
 		}
@@ -195,6 +210,8 @@ static u8 vsb_cvq_mac(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 static u8 vsb_cvq_vlan(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 		       bool apply, u32 *changed)
 {
+	u64 *word, bit;
+	bool adding;
 	u16 vid;
 
 	if (!vsb_has(c->features, VIRTIO_NET_F_CTRL_VLAN) || c->len != 2 ||
@@ -204,11 +221,14 @@ static u8 vsb_cvq_vlan(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 	vid = vsb_data16(c);
 	if (vid >= VSB_VLAN_IDS)
 		return VIRTIO_NET_ERR;
+	word = &ctrl->vlans[vid / 64];
+	bit = BIT_ULL(vid % 64);
+	/* Adding a VLAN that is there, or deleting one that is not. */
+	adding = c->cmd == VIRTIO_NET_CTRL_VLAN_ADD;
+	if (!!(*word & bit) == adding)
+		return VIRTIO_NET_OK;
 	if (apply) {
-		if (c->cmd == VIRTIO_NET_CTRL_VLAN_ADD)
-			ctrl->vlans[vid / 64] |= BIT_ULL(vid % 64);
-		else
-			ctrl->vlans[vid / 64] &= ~BIT_ULL(vid % 64);
+		*word ^= bit;
 		*changed |= VSB_CTRL_CHANGED_FILTER;
 	}
 	return VIRTIO_NET_OK;
@@ -240,7 +260,7 @@ static u8 vsb_cvq_mq(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 	if (pairs < VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MIN ||
 	    pairs > VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MAX || pairs > ctrl->max_pairs)
 		return VIRTIO_NET_ERR;
-	if (apply) {
+	if (apply && pairs != ctrl->pairs) {
 		ctrl->pairs = pairs;
 		*changed |= VSB_CTRL_CHANGED_PAIRS;
 	}
@@ -260,7 +280,7 @@ static u8 vsb_cvq_offloads(const struct vsb_cvq_cmd *c,
 	/* Only offloads that were negotiated can be switched on. */
 	if (offloads & ~(c->features & VSB_GUEST_OFFLOADS))
 		return VIRTIO_NET_ERR;
-	if (apply) {
+	if (apply && offloads != ctrl->offloads) {
 		ctrl->offloads = offloads;
 		*changed |= VSB_CTRL_CHANGED_OFFLOADS;
 	}
@@ -368,5 +388,8 @@ void vsb_cvq_handle(const struct vsb_ring *ring, const struct vsb_chain *chain,
 	if (ack == VIRTIO_NET_OK) {
 		vsb_cvq_dispatch(&cmd, ctrl, true, &changed);
 		res->changed = changed;
+		/* An announcement ack sets no state: it cannot be redundant. */
+		res->redundant = !changed &&
+				 cmd.class != VIRTIO_NET_CTRL_ANNOUNCE;
 	}
 }

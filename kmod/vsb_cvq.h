@@ -78,6 +78,8 @@ struct vsb_cvq_result {
 	u8 ack; /* VIRTIO_NET_OK or VIRTIO_NET_ERR */
 	u32 used_len; /* bytes written to the driver's buffers */
 	u32 changed; /* VSB_CTRL_CHANGED_* */
+	/* acked OK, but set the state the device already had */
+	bool redundant;
 	enum vsb_fault fault; /* not NONE: the device needs a reset */
 };
 

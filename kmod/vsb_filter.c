@@ -33,8 +33,8 @@ static bool vsb_is_broadcast(const u8 *addr)
 	return !memcmp(addr, bcast, VSB_ETH_ALEN);
 }
 
-static bool vsb_vlan_accepts(const struct vsb_net_ctrl *ctrl, const u8 *frame,
-			     u32 len)
+static bool vsb_vlan_accepts(const struct vsb_rx_filter *filter,
+			     const u8 *frame, u32 len)
 {
 	u16 vid;
 
@@ -42,40 +42,61 @@ static bool vsb_vlan_accepts(const struct vsb_net_ctrl *ctrl, const u8 *frame,
 	    (frame[12] << 8 | frame[13]) != VSB_ETH_P_8021Q)
 		return true;
 	vid = (frame[14] << 8 | frame[15]) & (VSB_VLAN_IDS - 1);
-	return ctrl->vlans[vid / 64] & BIT_ULL(vid % 64);
+	return filter->vlans[vid / 64] & BIT_ULL(vid % 64);
+}
+
+/**
+ * vsb_rx_filter_build - compile the control state into a filter
+ * @filter: the filter to fill
+ * @ctrl: the control state
+ * @features: the negotiated features
+ */
+void vsb_rx_filter_build(struct vsb_rx_filter *filter,
+			 const struct vsb_net_ctrl *ctrl, u64 features)
+{
+	filter->ctrl_rx = features & BIT_ULL(VIRTIO_NET_F_CTRL_RX);
+	filter->ctrl_vlan = features & BIT_ULL(VIRTIO_NET_F_CTRL_VLAN);
+	filter->promisc = ctrl->promisc;
+	filter->allmulti = ctrl->allmulti;
+	filter->alluni = ctrl->alluni;
+	filter->nomulti = ctrl->nomulti;
+	filter->nouni = ctrl->nouni;
+	filter->nobcast = ctrl->nobcast;
+	memcpy(filter->mac, ctrl->mac, VSB_ETH_ALEN);
+	filter->uni = ctrl->uni;
+	filter->multi = ctrl->multi;
+	memcpy(filter->vlans, ctrl->vlans, sizeof(filter->vlans));
 }
 
 /**
  * vsb_rx_filter_accepts - whether the driver receives a frame
- * @ctrl: the control state
- * @features: the negotiated features
+ * @filter: the filter in force
  * @frame: the Ethernet frame (no virtio-net header)
  * @len: its length, at least the 6 bytes of the destination
  */
-bool vsb_rx_filter_accepts(const struct vsb_net_ctrl *ctrl, u64 features,
-			   const u8 *frame, u32 len)
+bool vsb_rx_filter_accepts(const struct vsb_rx_filter *filter, const u8 *frame,
+			   u32 len)
 {
 	const u8 *dest = frame;
 	bool multicast = dest[0] & 1;
 
-	if (!(features & BIT_ULL(VIRTIO_NET_F_CTRL_RX)))
-		return multicast || !memcmp(dest, ctrl->mac, VSB_ETH_ALEN);
-	if (ctrl->promisc)
+	if (!filter->ctrl_rx)
+		return multicast || !memcmp(dest, filter->mac, VSB_ETH_ALEN);
+	if (filter->promisc)
 		return true;
-	if ((features & BIT_ULL(VIRTIO_NET_F_CTRL_VLAN)) &&
-	    !vsb_vlan_accepts(ctrl, frame, len))
+	if (filter->ctrl_vlan && !vsb_vlan_accepts(filter, frame, len))
 		return false;
 	if (vsb_is_broadcast(dest))
-		return !ctrl->nobcast;
+		return !filter->nobcast;
 	if (multicast) {
-		if (ctrl->nomulti)
+		if (filter->nomulti)
 			return false;
-		return ctrl->allmulti || ctrl->multi.overflow ||
-		       vsb_in_table(&ctrl->multi, dest);
+		return filter->allmulti || filter->multi.overflow ||
+		       vsb_in_table(&filter->multi, dest);
 	}
-	if (ctrl->nouni)
+	if (filter->nouni)
 		return false;
-	return ctrl->alluni || ctrl->uni.overflow ||
-	       !memcmp(dest, ctrl->mac, VSB_ETH_ALEN) ||
-	       vsb_in_table(&ctrl->uni, dest);
+	return filter->alluni || filter->uni.overflow ||
+	       !memcmp(dest, filter->mac, VSB_ETH_ALEN) ||
+	       vsb_in_table(&filter->uni, dest);
 }

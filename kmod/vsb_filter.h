@@ -1,12 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The receive filter the control queue programs. Kernel-free. */
+/*
+ * The receive filter the control queue programs. Kernel-free.
+ *
+ * The control state is compiled into a filter that stands alone: the
+ * module builds a new one whenever the state changes and publishes it
+ * whole, so the data path never sees one half-updated.
+ */
 #ifndef VSB_FILTER_H
 #define VSB_FILTER_H
 
 #include "vsb_port.h"
 #include "vsb_cvq.h"
 
-bool vsb_rx_filter_accepts(const struct vsb_net_ctrl *ctrl, u64 features,
-			   const u8 *frame, u32 len);
+struct vsb_rx_filter {
+	bool ctrl_rx; /* CTRL_RX negotiated: the modes and tables apply */
+	bool ctrl_vlan; /* CTRL_VLAN negotiated: the VLAN table applies */
+	bool promisc;
+	bool allmulti;
+	bool alluni;
+	bool nomulti;
+	bool nouni;
+	bool nobcast;
+	u8 mac[VSB_ETH_ALEN];
+	struct vsb_mac_table uni;
+	struct vsb_mac_table multi;
+	u64 vlans[VSB_VLAN_IDS / 64];
+};
+
+void vsb_rx_filter_build(struct vsb_rx_filter *filter,
+			 const struct vsb_net_ctrl *ctrl, u64 features);
+bool vsb_rx_filter_accepts(const struct vsb_rx_filter *filter, const u8 *frame,
+			   u32 len);
 
 #endif /* VSB_FILTER_H */

@@ -6,7 +6,6 @@
  * always given back, whatever happens on the receive side.
  */
 
-#include "vsb_filter.h"
 #include "vsb_loopback.h"
 
 /* Deliver the frame in lb->buf to the next receive buffer. */
@@ -67,9 +66,8 @@ static int vsb_loopback_one(struct vsb_loopback *lb)
 	if (ret)
 		return ret;
 
-	if (!vsb_rx_filter_accepts(lb->ctrl, lb->features,
-				   lb->buf + VSB_NET_HDR_LEN,
-				   len - VSB_NET_HDR_LEN)) {
+	if (!lb->rx_accepts(lb->rx_priv, lb->buf + VSB_NET_HDR_LEN,
+			    len - VSB_NET_HDR_LEN)) {
 		lb->stats->rx_drops++;
 		return 1;
 	}

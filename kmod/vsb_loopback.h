@@ -32,8 +32,12 @@ struct vsb_loopback {
 	struct vsb_chain *rx_chain;
 	u8 *buf; /* one frame with its header */
 	u32 buf_len;
-	const struct vsb_net_ctrl *ctrl;
-	u64 features;
+	/*
+	 * Whether the receive filter in force takes a frame; the module
+	 * looks its filter up under RCU for each frame.
+	 */
+	bool (*rx_accepts)(const void *priv, const u8 *frame, u32 len);
+	const void *rx_priv;
 	struct vsb_loopback_stats *stats;
 };
 

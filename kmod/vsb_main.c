@@ -161,6 +161,7 @@ static int vsb_dev_add(struct vdpa_mgmt_dev *mdev, const char *name,
 	ret = _vdpa_register_device(&vsb->vdpa, vsb->nvqs);
 	if (ret)
 		goto register_err;
+	vsb_genl_add_dev(vsb);
 	return 0;
 
 register_err:
@@ -172,6 +173,7 @@ init_err:
 
 static void vsb_dev_del(struct vdpa_mgmt_dev *mdev, struct vdpa_device *dev)
 {
+	vsb_genl_del_dev(vdpa_to_vsb(dev));
 	_vdpa_unregister_device(dev);
 }
 
@@ -186,7 +188,7 @@ static int vsb_dev_set_attr(struct vdpa_mgmt_dev *mdev, struct vdpa_device *dev,
 	if (ret)
 		return ret;
 	if (cfg->mask & BIT_ULL(VDPA_ATTR_DEV_NET_CFG_MACADDR))
-		vsb_dev_set_mac(vdpa_to_vsb(dev), cfg->net.mac);
+		return vsb_dev_set_mac(vdpa_to_vsb(dev), cfg->net.mac);
 	return 0;
 }
 
@@ -231,8 +233,14 @@ static int __init vsb_init(void)
 	ret = vdpa_mgmtdev_register(&vsb_mgmtdev);
 	if (ret)
 		goto mgmtdev_err;
+
+	ret = vsb_genl_register();
+	if (ret)
+		goto genl_err;
 	return 0;
 
+genl_err:
+	vdpa_mgmtdev_unregister(&vsb_mgmtdev);
 mgmtdev_err:
 	root_device_unregister(vsb_root);
 root_err:
@@ -242,6 +250,8 @@ root_err:
 
 static void __exit vsb_exit(void)
 {
+	/* No request can find a device once the family is gone. */
+	vsb_genl_unregister();
 	/* Deletes every device of ours, waiting for their users to go. */
 	vdpa_mgmtdev_unregister(&vsb_mgmtdev);
 	root_device_unregister(vsb_root);

@@ -17,11 +17,13 @@
 #include <linux/sched/stat.h>
 
 #include "vsb.h"
+#include "vsb_trace.h"
 
 static void vsb_needs_reset(struct vsb_dev *vsb, struct vsb_vq *vq)
 {
 	if (vsb->status & VIRTIO_CONFIG_S_NEEDS_RESET)
 		return;
+	trace_vsb_needs_reset(vsb, vq->index, vq->ring.fault);
 	dev_warn_ratelimited(&vsb->vdpa.dev,
 			     "queue %u: %s; device needs reset\n", vq->index,
 			     vsb_fault_name(vq->ring.fault));
@@ -45,23 +47,46 @@ static bool vsb_complete(struct vsb_dev *vsb, struct vsb_vq *vq)
 	return true;
 }
 
-/*
- * Publish the commands executed since the last call. The config space the
- * driver reads is brought up to date first, so a command's effect is
- * visible by the time its used entry is.
- */
-static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
-			     u32 *changed)
-{
-	bool published = cvq->ring.used_idx != cvq->ring.used_published;
+/* One run of the control queue: what its completions are timed from. */
+struct vsb_cvq_run {
+	u64 kicked; /* the first kick not yet served when the run began */
+	u64 fetched; /* the first command of the batch was fetched */
+	u64 last; /* the last command was done */
+	u32 cmds; /* executed since the last publish */
+	u32 changed; /* VSB_CTRL_CHANGED_* since the last publish */
+};
 
-	if (*changed & VSB_CTRL_CHANGED_CONFIG)
+/*
+ * Put the effect of the commands executed since the last call in force,
+ * then publish them: the config space the driver reads and the receive
+ * filter are brought up to date first, so a command's effect is visible
+ * by the time its used entry is.
+ */
+static int vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
+			    struct vsb_cvq_run *run)
+{
+	struct vsb_cvq_stats *stats = &vsb->cvq_stats;
+	bool notified;
+	u64 now;
+
+	if (run->changed & VSB_CTRL_CHANGED_CONFIG)
 		vsb_sync_config(vsb);
-	*changed = 0;
-	if (vsb_complete(vsb, cvq))
-		vsb->cvq_stats.notifications++;
-	if (published)
-		vsb->cvq_stats.batches++;
+	if (run->changed & (VSB_CTRL_CHANGED_FILTER | VSB_CTRL_CHANGED_MAC) &&
+	    vsb_publish_rx_filter(vsb))
+		return -ENOMEM;
+	run->changed = 0;
+	if (cvq->ring.used_idx == cvq->ring.used_published)
+		return 0;
+	notified = vsb_complete(vsb, cvq);
+	now = ktime_get_ns();
+	stats->batches++;
+	stats->notifications += notified;
+	vsb_hist_add(&stats->cmds_per_batch, run->cmds, 1);
+	vsb_hist_add(&stats->kick_ns, now - run->kicked, run->cmds);
+	trace_vsb_cvq_batch(vsb, run->cmds, notified, now - run->fetched,
+			    now - run->kicked);
+	run->cmds = 0;
+	return 0;
 }
 
 static void vsb_count_command(struct vsb_cvq_stats *stats,
@@ -70,7 +95,9 @@ static void vsb_count_command(struct vsb_cvq_stats *stats,
 	unsigned int class = min_t(unsigned int, res->class, VSB_CVQ_CLASSES);
 	bool ok = !res->fault && res->ack == VIRTIO_NET_OK;
 
+	stats->requests++;
 	stats->class_requests[class]++;
+	stats->redundant += res->redundant;
 	if (ok) {
 		stats->successes++;
 	} else {
@@ -92,14 +119,17 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 	bool batch = vsb->completion == VSB_COMPLETION_BATCH;
 	u32 limit = vsb->batch_limit ?: cvq->ring.num;
 	struct vsb_cvq_result res;
-	u32 changed = 0;
+	struct vsb_cvq_run run;
 	bool more = false;
 	u32 done = 0;
+	u64 now;
 	int ret;
 
 	if (!cvq->ready || !(vsb->features & BIT_ULL(VIRTIO_NET_F_CTRL_VQ)))
 		return false;
 
+	run = (struct vsb_cvq_run){ .last = ktime_get_ns() };
+	run.kicked = atomic64_xchg(&vsb->cvq_kick_ns, 0) ?: run.last;
 	for (;;) {
 		ret = vsb_ring_pop(&cvq->ring, &cvq->chain);
 		if (!ret) {
@@ -112,31 +142,44 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 		if (ret < 0)
 			break;
 
-		vsb->cvq_stats.requests++;
+		if (!run.cmds)
+			run.fetched = run.last;
 		vsb_cvq_handle(&cvq->ring, &cvq->chain, vsb->features,
 			       &vsb->ctrl, &vsb->cvq_scratch, &res);
 		vsb_count_command(&vsb->cvq_stats, &res);
-		changed |= res.changed;
+		run.changed |= res.changed;
+		ret = 0;
 		if (res.fault) {
 			/* The chain goes back below, with length 0. */
 			cvq->ring.fault = res.fault;
 			ret = -EIO;
-			break;
-		}
-		if (vsb_ring_push(&cvq->ring, cvq->chain.head, res.used_len)) {
+		} else if (vsb_ring_push(&cvq->ring, cvq->chain.head,
+					 res.used_len)) {
 			ret = -EIO;
+		}
+		now = ktime_get_ns();
+		vsb_hist_add(&vsb->cvq_stats.cmd_ns, now - run.last, 1);
+		trace_vsb_cvq_cmd(vsb, cvq->chain.head, &res,
+				  cvq->chain.out_len, now - run.last);
+		run.last = now;
+		if (ret)
+			break;
+		run.cmds++;
+		if (!batch && vsb_cvq_complete(vsb, cvq, &run)) {
+			ret = -ENOMEM;
 			break;
 		}
-		if (!batch)
-			vsb_cvq_complete(vsb, cvq, &changed);
 		if (++done >= limit) {
 			more = true;
 			break;
 		}
 	}
-	if (ret < 0)
+	if (ret < 0 && ret != -ENOMEM)
 		vsb_ring_return_chain(&cvq->ring, &cvq->chain);
-	vsb_cvq_complete(vsb, cvq, &changed);
+	if (vsb_cvq_complete(vsb, cvq, &run))
+		ret = -ENOMEM;
+	if (ret == -ENOMEM)
+		cvq->ring.fault = VSB_FAULT_NO_MEMORY;
 	if (ret < 0)
 		vsb_needs_reset(vsb, cvq);
 	return more;
@@ -153,8 +196,8 @@ static bool vsb_process_pair(struct vsb_dev *vsb, u16 pair)
 		.rx_chain = &rx->chain,
 		.buf = vsb->frame,
 		.buf_len = VSB_FRAME_MAX,
-		.ctrl = &vsb->ctrl,
-		.features = vsb->features,
+		.rx_accepts = vsb_rx_accepts,
+		.rx_priv = vsb,
 		.stats = &vsb->lb_stats[pair],
 	};
 	int ret;
@@ -217,6 +260,7 @@ static void vsb_process(struct vsb_dev *vsb)
 		return;
 	}
 	vsb->pending_kick = false;
+	vsb->cvq_stats.work_runs++;
 	more = vsb_process_cvq(vsb);
 	more |= vsb_process_data(vsb);
 	if (more && vsb_running(vsb))

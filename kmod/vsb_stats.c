@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Per-queue counters as vDPA vendor statistics, so that
- * "vdpa dev vstats show DEV qidx N" prints them with no tool of our own.
- * The receive and transmit names are stock vdpa_sim_net's.
+ * The device's counters: per queue as vDPA vendor statistics, so that
+ * "vdpa dev vstats show DEV qidx N" prints them with no tool of our own
+ * (the receive and transmit names are stock vdpa_sim_net's), and the
+ * control path's counters and histograms for the module's netlink family.
  */
 
 #include <net/netlink.h>
@@ -73,6 +74,7 @@ static int vsb_put_cvq_stats(struct vsb_dev *vsb, struct sk_buff *msg)
 		{ "cvq errors", cvq->errors },
 		{ "cvq batches", cvq->batches },
 		{ "cvq notifications", cvq->notifications },
+		{ "cvq redundant", cvq->redundant },
 		{ "cvq kicks", atomic64_read(&vsb->cvq_kicks) },
 	};
 
@@ -127,4 +129,81 @@ int vsb_fill_vq_stats(struct vsb_dev *vsb, u16 idx, struct sk_buff *msg,
 	}
 	mutex_unlock(&vsb->lock);
 	return ret;
+}
+
+/* Count @count values of @value: bucket fls64(value), the last one open. */
+void vsb_hist_add(struct vsb_hist *hist, u64 value, u64 count)
+{
+	unsigned int bucket =
+		min_t(unsigned int, fls64(value), VSB_HIST_BUCKETS - 1);
+
+	hist->bucket[bucket] += count;
+}
+
+void vsb_reset_stats(struct vsb_dev *vsb)
+{
+	lockdep_assert_held(&vsb->lock);
+	memset(&vsb->cvq_stats, 0, sizeof(vsb->cvq_stats));
+	memset(vsb->lb_stats, 0, sizeof(vsb->lb_stats));
+	atomic64_set(&vsb->cvq_kicks, 0);
+}
+
+static int vsb_put_hist(struct sk_buff *msg, int type,
+			const struct vsb_hist *hist)
+{
+	struct nlattr *nest = nla_nest_start(msg, type);
+	unsigned int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < VSB_HIST_BUCKETS; i++) {
+		if (nla_put_u64_64bit(msg, VSB_HIST_BUCKET, hist->bucket[i],
+				      VSB_HIST_PAD)) {
+			nla_nest_cancel(msg, nest);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/* VSB_A_STATS and the histograms, for VSB_CMD_STATS_GET. */
+int vsb_fill_genl_stats(struct vsb_dev *vsb, struct sk_buff *msg)
+{
+	const struct vsb_cvq_stats *cvq = &vsb->cvq_stats;
+	const struct {
+		int type;
+		u64 value;
+	} counters[] = {
+		{ VSB_STAT_KICKS, atomic64_read(&vsb->cvq_kicks) },
+		{ VSB_STAT_WORK_RUNS, cvq->work_runs },
+		{ VSB_STAT_COMMANDS, cvq->requests },
+		{ VSB_STAT_OK, cvq->successes },
+		{ VSB_STAT_ERRORS, cvq->errors },
+		{ VSB_STAT_BATCHES, cvq->batches },
+		{ VSB_STAT_NOTIFICATIONS, cvq->notifications },
+		{ VSB_STAT_REDUNDANT, cvq->redundant },
+		{ VSB_STAT_FILTER_UPDATES, cvq->filter_updates },
+	};
+	struct nlattr *nest;
+	unsigned int i;
+
+	lockdep_assert_held(&vsb->lock);
+	nest = nla_nest_start(msg, VSB_A_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < ARRAY_SIZE(counters); i++) {
+		if (nla_put_u64_64bit(msg, counters[i].type, counters[i].value,
+				      VSB_STAT_PAD)) {
+			nla_nest_cancel(msg, nest);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(msg, nest);
+	if (vsb_put_hist(msg, VSB_A_HIST_CMDS_PER_BATCH,
+			 &cvq->cmds_per_batch) ||
+	    vsb_put_hist(msg, VSB_A_HIST_CMD_NS, &cvq->cmd_ns) ||
+	    vsb_put_hist(msg, VSB_A_HIST_KICK_NS, &cvq->kick_ns))
+		return -EMSGSIZE;
+	return 0;
 }

@@ -16,11 +16,11 @@
 
 enum vsb_genl_cmd {
 	VSB_CMD_UNSPEC,
-	VSB_CMD_DEV_GET,	/* reply: DEV_NAME, COMPLETION, BATCH_LIMIT */
-	VSB_CMD_DEV_SET,	/* DEV_NAME and COMPLETION and/or BATCH_LIMIT */
-	VSB_CMD_STATS_GET,	/* reply: DEV_NAME, STATS, HIST_* */
-	VSB_CMD_STATS_RESET,	/* DEV_NAME: zero counters and histograms */
-	VSB_CMD_STATE_GET,	/* reply: DEV_NAME and the state attributes */
+	VSB_CMD_DEV_GET, /* reply: DEV_NAME, COMPLETION, BATCH_LIMIT */
+	VSB_CMD_DEV_SET, /* DEV_NAME and COMPLETION and/or BATCH_LIMIT */
+	VSB_CMD_STATS_GET, /* reply: DEV_NAME, STATS, HIST_* */
+	VSB_CMD_STATS_RESET, /* DEV_NAME: zero counters and histograms */
+	VSB_CMD_STATE_GET, /* reply: DEV_NAME and the state attributes */
 
 	__VSB_CMD_MAX,
 	VSB_CMD_MAX = __VSB_CMD_MAX - 1,
@@ -28,33 +28,34 @@ enum vsb_genl_cmd {
 
 /* VSB_A_COMPLETION */
 enum vsb_genl_completion {
-	VSB_COMPLETION_MODE_IMMEDIATE,	/* publish and notify every command */
-	VSB_COMPLETION_MODE_BATCH,	/* publish once per batch */
+	VSB_COMPLETION_MODE_IMMEDIATE, /* publish and notify every command */
+	VSB_COMPLETION_MODE_BATCH, /* publish once per batch */
 };
 
 enum vsb_genl_attr {
 	VSB_A_UNSPEC,
 	VSB_A_PAD,
-	VSB_A_DEV_NAME,		/* string: the vdpa device name */
-	VSB_A_COMPLETION,	/* u8: enum vsb_genl_completion */
-	VSB_A_BATCH_LIMIT,	/* u32: commands per batch, 0: the ring size */
-	VSB_A_STATS,		/* nest: VSB_STAT_* */
-	VSB_A_HIST_CMDS_PER_BATCH,	/* nest: VSB_HIST_* */
-	VSB_A_HIST_CMD_NS,	/* nest: per-command processing time, ns */
-	VSB_A_HIST_KICK_NS,	/* nest: kick to used-index publish, ns */
+	VSB_A_DEV_NAME, /* string: the vdpa device name */
+	VSB_A_COMPLETION, /* u8: enum vsb_genl_completion */
+	VSB_A_BATCH_LIMIT, /* u32: commands per batch, 0: the ring size */
+	VSB_A_STATS, /* nest: VSB_STAT_* */
+	VSB_A_HIST_CMDS_PER_BATCH, /* nest: VSB_HIST_* */
+	VSB_A_HIST_CMD_NS, /* nest: per-command processing time, ns */
+	VSB_A_HIST_KICK_NS, /* nest: kick to used-index publish, ns */
 	/* state (STATE_GET replies) */
-	VSB_A_STATUS,		/* u8: the virtio device status */
-	VSB_A_FEATURES,		/* u64: negotiated features */
-	VSB_A_MAC,		/* binary, 6 bytes: the config space MAC */
-	VSB_A_RX_MODES,		/* u32: BIT(VIRTIO_NET_CTRL_RX_*) of the modes on */
-	VSB_A_UNI_MACS,		/* nest: VSB_A_MAC per unicast table entry */
-	VSB_A_MULTI_MACS,	/* nest: VSB_A_MAC per multicast table entry */
-	VSB_A_UNI_OVERFLOW,	/* flag: the unicast list did not fit */
-	VSB_A_MULTI_OVERFLOW,	/* flag: the multicast list did not fit */
-	VSB_A_VLANS,		/* binary, 512 bytes: bit n (byte n / 8, bit n % 8) is VLAN n */
-	VSB_A_PAIRS,		/* u16: active queue pairs */
-	VSB_A_MAX_PAIRS,	/* u16: the device's queue pairs */
-	VSB_A_OFFLOADS,		/* u64: guest offloads on, by feature bit */
+	VSB_A_STATUS, /* u8: the virtio device status */
+	VSB_A_FEATURES, /* u64: negotiated features */
+	VSB_A_MAC, /* binary, 6 bytes: the config space MAC */
+	VSB_A_RX_MODES, /* u32: BIT(VIRTIO_NET_CTRL_RX_*) of modes on */
+	VSB_A_UNI_MACS, /* nest: VSB_A_MAC per unicast table entry */
+	VSB_A_MULTI_MACS, /* nest: VSB_A_MAC per multicast table entry */
+	VSB_A_UNI_OVERFLOW, /* flag: the unicast list did not fit */
+	VSB_A_MULTI_OVERFLOW, /* flag: the multicast list did not fit */
+	/* binary, 512 bytes: VLAN n is bit n % 8 of byte n / 8 */
+	VSB_A_VLANS,
+	VSB_A_PAIRS, /* u16: active queue pairs */
+	VSB_A_MAX_PAIRS, /* u16: the device's queue pairs */
+	VSB_A_OFFLOADS, /* u64: guest offloads on, by feature bit */
 
 	__VSB_A_MAX,
 	VSB_A_MAX = __VSB_A_MAX - 1,
@@ -64,15 +65,15 @@ enum vsb_genl_attr {
 enum vsb_genl_stat {
 	VSB_STAT_UNSPEC,
 	VSB_STAT_PAD,
-	VSB_STAT_KICKS,		/* CVQ kicks */
-	VSB_STAT_WORK_RUNS,	/* runs of the device's work item */
-	VSB_STAT_COMMANDS,	/* CVQ commands taken */
-	VSB_STAT_OK,		/* acked VIRTIO_NET_OK */
-	VSB_STAT_ERRORS,	/* acked VIRTIO_NET_ERR, or a framing error */
-	VSB_STAT_BATCHES,	/* used-index publishes of the CVQ */
-	VSB_STAT_NOTIFICATIONS,	/* CVQ interrupts to the driver */
-	VSB_STAT_REDUNDANT,	/* OK commands that set the state already held */
-	VSB_STAT_FILTER_UPDATES,	/* receive filters built and published */
+	VSB_STAT_KICKS, /* CVQ kicks */
+	VSB_STAT_WORK_RUNS, /* runs of the device's work item */
+	VSB_STAT_COMMANDS, /* CVQ commands taken */
+	VSB_STAT_OK, /* acked VIRTIO_NET_OK */
+	VSB_STAT_ERRORS, /* acked VIRTIO_NET_ERR, or a framing error */
+	VSB_STAT_BATCHES, /* used-index publishes of the CVQ */
+	VSB_STAT_NOTIFICATIONS, /* CVQ interrupts to the driver */
+	VSB_STAT_REDUNDANT, /* OK, but set the state already held */
+	VSB_STAT_FILTER_UPDATES, /* receive filters built and published */
 
 	__VSB_STAT_MAX,
 	VSB_STAT_MAX = __VSB_STAT_MAX - 1,
@@ -88,7 +89,7 @@ enum vsb_genl_stat {
 enum vsb_genl_hist {
 	VSB_HIST_UNSPEC,
 	VSB_HIST_PAD,
-	VSB_HIST_BUCKET,	/* u64 */
+	VSB_HIST_BUCKET, /* u64 */
 
 	__VSB_HIST_MAX,
 	VSB_HIST_MAX = __VSB_HIST_MAX - 1,

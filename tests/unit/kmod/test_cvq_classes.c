@@ -272,6 +272,12 @@ static bool answer_is(struct fcvq *f, u8 ack, u32 changed,
 			    changed);
 		ok = false;
 	}
+	/* OK and nothing changed: redundant, but for an announcement ack. */
+	if (f->res.redundant != (ack == VIRTIO_NET_OK && !changed &&
+				 f->res.class != VIRTIO_NET_CTRL_ANNOUNCE)) {
+		print_error("%s: redundant %d\n", what, f->res.redundant);
+		ok = false;
+	}
 	memcpy(&g, &f->ctrl, sizeof(g));
 	memcpy(&w, want, sizeof(w));
 	if (tables) {
@@ -299,6 +305,9 @@ static void expect_answer_at(struct fcvq *f, u8 ack, u32 changed,
 #define expect_ok_tables(f, want)                                         \
 	expect_answer_at(f, VIRTIO_NET_OK, VSB_CTRL_CHANGED_FILTER, want, \
 			 true, __FILE__, __LINE__)
+/* OK, and flag reported if want differs from the state before. */
+#define expect_ok_if_new(f, flag, before, want) \
+	expect_ok(f, memcmp(before, want, sizeof(*(want))) ? (flag) : 0, want)
 /* ERR, nothing changed: the state byte for byte before. */
 #define expect_err(f, before)                                           \
 	expect_answer_at(f, VIRTIO_NET_ERR, 0, before, false, __FILE__, \
@@ -405,10 +414,13 @@ static void rx_every_mode_set_and_cleared(void **state)
 
 	for (i = 0; i < ARRAY_SIZE(rx_modes); i++) {
 		for (v = 0; v < ARRAY_SIZE(values); v++) {
+			struct vsb_net_ctrl before = want;
+
 			rx_cmd(&c, rx_modes[i].cmd, values[v]);
 			send(f, &c);
 			*rx_mode_of(&want, &rx_modes[i]) = values[v];
-			expect_ok(f, VSB_CTRL_CHANGED_FILTER, &want);
+			expect_ok_if_new(f, VSB_CTRL_CHANGED_FILTER, &before,
+					 &want);
 		}
 	}
 }
@@ -472,6 +484,8 @@ static void rx_extra_modes_without_ctrl_rx_extra_err(void **state)
 
 	f->features &= ~FEATURE(VIRTIO_NET_F_CTRL_RX_EXTRA);
 	for (i = 0; i < ARRAY_SIZE(rx_modes); i++) {
+		struct vsb_net_ctrl before;
+
 		for (v = 0; v < 2; v++) {
 			rx_cmd(&c, rx_modes[i].cmd, v);
 			send(f, &c);
@@ -479,8 +493,10 @@ static void rx_extra_modes_without_ctrl_rx_extra_err(void **state)
 				expect_err(f, &want);
 				continue;
 			}
+			before = want;
 			*rx_mode_of(&want, &rx_modes[i]) = v;
-			expect_ok(f, VSB_CTRL_CHANGED_FILTER, &want);
+			expect_ok_if_new(f, VSB_CTRL_CHANGED_FILTER, &before,
+					 &want);
 		}
 	}
 }
@@ -781,22 +797,24 @@ static void vlan_add_del_each_id(void **state)
 	struct cmd c;
 
 	for (i = 0; i < ARRAY_SIZE(vids); i++) {
+		struct vsb_net_ctrl before = want;
+
 		vlan_cmd(&c, VIRTIO_NET_CTRL_VLAN_ADD, vids[i]);
 		send(f, &c);
 		vlan_set(&want, vids[i], true);
-		expect_ok(f, VSB_CTRL_CHANGED_FILTER, &want);
-		/* again: no change, still OK */
+		expect_ok_if_new(f, VSB_CTRL_CHANGED_FILTER, &before, &want);
+		/* again: OK, and redundant */
 		send(f, &c);
-		expect_ok(f, VSB_CTRL_CHANGED_FILTER, &want);
+		expect_ok(f, 0, &want);
 	}
 	for (i = 0; i < ARRAY_SIZE(vids); i++) {
 		vlan_cmd(&c, VIRTIO_NET_CTRL_VLAN_DEL, vids[i]);
 		send(f, &c);
 		vlan_set(&want, vids[i], false);
 		expect_ok(f, VSB_CTRL_CHANGED_FILTER, &want);
-		/* deleting what is not there is OK too */
+		/* deleting what is not there is OK too, and redundant */
 		send(f, &c);
-		expect_ok(f, VSB_CTRL_CHANGED_FILTER, &want);
+		expect_ok(f, 0, &want);
 	}
 	for (i = 0; i < ARRAY_SIZE(f->ctrl.vlans); i++)
 		assert_int_equal(f->ctrl.vlans[i], 0);
@@ -849,10 +867,12 @@ static void mq_pairs_set_1_to_max(void **state)
 	struct cmd c;
 
 	for (i = 0; i < ARRAY_SIZE(pairs); i++) {
+		struct vsb_net_ctrl before = want;
+
 		pairs_cmd(&c, pairs[i]);
 		send(f, &c);
 		want.pairs = pairs[i];
-		expect_ok(f, VSB_CTRL_CHANGED_PAIRS, &want);
+		expect_ok_if_new(f, VSB_CTRL_CHANGED_PAIRS, &before, &want);
 	}
 }
 
@@ -873,7 +893,7 @@ static void mq_pairs_set_limits_with_other_max_pairs(void **state)
 		{ 0xffff, 0xffff, false },
 		{ 0xffff, 0, false },
 	};
-	struct vsb_net_ctrl want;
+	struct vsb_net_ctrl want, before;
 	struct fcvq *f = start(state, &want);
 	unsigned int i;
 	struct cmd c;
@@ -887,8 +907,9 @@ static void mq_pairs_set_limits_with_other_max_pairs(void **state)
 			expect_err(f, &want);
 			continue;
 		}
+		before = want;
 		want.pairs = rows[i].pairs;
-		expect_ok(f, VSB_CTRL_CHANGED_PAIRS, &want);
+		expect_ok_if_new(f, VSB_CTRL_CHANGED_PAIRS, &before, &want);
 	}
 }
 
@@ -1190,6 +1211,50 @@ static void reset_then_commands_from_reset_state(void **state)
 	expect_err(f, &want);
 }
 
+/*
+ * Redundant state: a command that sets what the device already has is
+ * acked OK, changes and re-programs nothing, and says so. Each command
+ * is sent twice: the first time it changes something, the second not.
+ */
+static void same_state_twice_second_redundant(void **state)
+{
+	struct vsb_net_ctrl want;
+	struct fcvq *f = start(state, &want);
+	struct cmd cmds[5];
+	unsigned int i;
+
+	cmd_start(&cmds[0], MAC, VIRTIO_NET_CTRL_MAC_ADDR_SET);
+	put_bytes(&cmds[0], mac_new, VSB_ETH_ALEN);
+	mac_table_cmd(&cmds[1], 2, 2, 3, 3);
+	rx_cmd(&cmds[2], VIRTIO_NET_CTRL_RX_PROMISC, !f->ctrl.promisc);
+	offloads_cmd(&cmds[3], 0);
+	pairs_cmd(&cmds[4], f->ctrl.pairs == 1 ? 2 : 1);
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		send(f, &cmds[i]);
+		assert_int_equal(f->res.ack, VIRTIO_NET_OK);
+		assert_int_not_equal(f->res.changed, 0);
+		assert_false(f->res.redundant);
+		memcpy(&want, &f->ctrl, sizeof(want));
+		send(f, &cmds[i]);
+		expect_ok(f, 0, &want);
+	}
+}
+
+/* An announcement ack sets no state: never redundant, even with none. */
+static void announce_ack_never_redundant(void **state)
+{
+	struct vsb_net_ctrl want;
+	struct fcvq *f = start(state, &want);
+	struct cmd c;
+
+	f->ctrl.announce_pending = false;
+	want.announce_pending = false;
+	cmd_start(&c, ANNOUNCE, VIRTIO_NET_CTRL_ANNOUNCE_ACK);
+	send(f, &c);
+	expect_ok(f, 0, &want);
+	assert_false(f->res.redundant);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fcvq_setup, fcvq_teardown)
 
 int main(void)
@@ -1222,6 +1287,8 @@ int main(void)
 		T(announce_class_err),
 		T(every_class_ack_read_only_faults_state_unchanged),
 		T(reset_state_exact),
+		T(same_state_twice_second_redundant),
+		T(announce_ack_never_redundant),
 		T(reset_then_commands_from_reset_state),
 	};
 

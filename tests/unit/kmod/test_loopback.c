@@ -13,6 +13,7 @@
 #include "unit.h"
 
 #include "fake_cvq.h"
+#include "vsb_filter.h"
 #include "vsb_loopback.h"
 
 #define NUM 16
@@ -53,6 +54,16 @@ struct fixture {
 	unsigned int nr_rxo;
 };
 
+/* The filter the module would have published for the current state. */
+static bool fixture_rx_accepts(const void *priv, const u8 *frame, u32 len)
+{
+	const struct fcvq *cvq = priv;
+	struct vsb_rx_filter filter;
+
+	vsb_rx_filter_build(&filter, &cvq->ctrl, cvq->features);
+	return vsb_rx_filter_accepts(&filter, frame, len);
+}
+
 static int fixture_setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -73,7 +84,8 @@ static int fixture_setup(void **state)
 		.rx_chain = &f->rx.chain,
 		.buf = f->bounce,
 		.buf_len = BUF_LEN,
-		.ctrl = &f->cvq.ctrl,
+		.rx_accepts = fixture_rx_accepts,
+		.rx_priv = &f->cvq,
 		.stats = &f->stats,
 	};
 	*state = f;
@@ -517,7 +529,6 @@ static void rx_fault_tx_still_completed(void **state)
 static void negotiate(struct fixture *f, u64 features)
 {
 	f->cvq.features = features;
-	f->lb.features = features;
 }
 
 /* Send a control command, which must be acked OK. */

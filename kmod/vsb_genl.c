@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vdpa_sim_batch: the module's generic netlink family (uapi in
+ * uapi/vdpa_sim_batch.h, described in Documentation/netlink.rst).
+ *
+ * Requests find a device by name on vsb_devices. A device leaves the list
+ * before it is unregistered, under vsb_devices_lock, which every request
+ * holds from the look-up to the end of its reply: a device a request
+ * found cannot go away under it, and a dump resumed after a deletion
+ * simply no longer sees the device. Lock order: vsb_devices_lock, then
+ * the device's lock.
+ *
+ * Attributes are validated strictly against a policy per command: an
+ * attribute the command does not take, of the wrong type or size, or out
+ * of range is refused with an extack message.
+ */
+
+#include <linux/capability.h>
+#include <net/genetlink.h>
+
+#include "vsb.h"
+
+/* The longest device name a request may carry. */
+#define VSB_GENL_NAME_MAX 63
+
+static LIST_HEAD(vsb_devices);
+static DEFINE_MUTEX(vsb_devices_lock);
+
+static struct genl_family vsb_genl_family;
+
+void vsb_genl_add_dev(struct vsb_dev *vsb)
+{
+	mutex_lock(&vsb_devices_lock);
+	list_add_tail(&vsb->node, &vsb_devices);
+	mutex_unlock(&vsb_devices_lock);
+}
+
+void vsb_genl_del_dev(struct vsb_dev *vsb)
+{
+	mutex_lock(&vsb_devices_lock);
+	list_del_init(&vsb->node);
+	mutex_unlock(&vsb_devices_lock);
+}
+
+/* The device a request names; vsb_devices_lock held. */
+static struct vsb_dev *vsb_genl_find(struct genl_info *info)
+{
+	struct nlattr *name = info->attrs[VSB_A_DEV_NAME];
+	struct vsb_dev *vsb;
+
+	lockdep_assert_held(&vsb_devices_lock);
+	if (GENL_REQ_ATTR_CHECK(info, VSB_A_DEV_NAME))
+		return ERR_PTR(-EINVAL);
+	list_for_each_entry(vsb, &vsb_devices, node)
+		if (!nla_strcmp(name, dev_name(&vsb->vdpa.dev)))
+			return vsb;
+	NL_SET_ERR_MSG_ATTR(info->extack, name,
+			    "no vdpa_sim_batch device of this name");
+	return ERR_PTR(-ENODEV);
+}
+
+/*
+ * Checked here rather than with GENL_ADMIN_PERM, which refuses without
+ * saying why.
+ */
+static int vsb_genl_check_admin(struct sk_buff *skb, struct genl_info *info)
+{
+	if (netlink_capable(skb, CAP_NET_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(info->extack, "changing a device needs CAP_NET_ADMIN");
+	return -EPERM;
+}
+
+static int vsb_fill_dev(struct vsb_dev *vsb, struct sk_buff *msg)
+{
+	u8 mode = vsb->completion == VSB_COMPLETION_BATCH ?
+			  VSB_COMPLETION_MODE_BATCH :
+			  VSB_COMPLETION_MODE_IMMEDIATE;
+
+	if (nla_put_u8(msg, VSB_A_COMPLETION, mode) ||
+	    nla_put_u32(msg, VSB_A_BATCH_LIMIT, vsb->batch_limit))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int vsb_put_mac_table(struct sk_buff *msg, int type, int overflow,
+			     const struct vsb_mac_table *table)
+{
+	struct nlattr *nest;
+	u32 i;
+
+	if (table->overflow && nla_put_flag(msg, overflow))
+		return -EMSGSIZE;
+	nest = nla_nest_start(msg, type);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < table->count; i++) {
+		if (nla_put(msg, VSB_A_MAC, ETH_ALEN, table->addr[i])) {
+			nla_nest_cancel(msg, nest);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int vsb_put_vlans(struct sk_buff *msg, const struct vsb_net_ctrl *ctrl)
+{
+	__le64 bitmap[VSB_VLAN_IDS / 64];
+	unsigned int i;
+
+	/* Little-endian words: bit n is bit n % 8 of byte n / 8. */
+	for (i = 0; i < ARRAY_SIZE(bitmap); i++)
+		bitmap[i] = cpu_to_le64(ctrl->vlans[i]);
+	return nla_put(msg, VSB_A_VLANS, sizeof(bitmap), bitmap);
+}
+
+static u32 vsb_rx_modes(const struct vsb_net_ctrl *ctrl)
+{
+	return ctrl->promisc << VIRTIO_NET_CTRL_RX_PROMISC |
+	       ctrl->allmulti << VIRTIO_NET_CTRL_RX_ALLMULTI |
+	       ctrl->alluni << VIRTIO_NET_CTRL_RX_ALLUNI |
+	       ctrl->nomulti << VIRTIO_NET_CTRL_RX_NOMULTI |
+	       ctrl->nouni << VIRTIO_NET_CTRL_RX_NOUNI |
+	       ctrl->nobcast << VIRTIO_NET_CTRL_RX_NOBCAST;
+}
+
+/* Everything the control queue can set, as the device holds it now. */
+static int vsb_fill_state(struct vsb_dev *vsb, struct sk_buff *msg)
+{
+	const struct vsb_net_ctrl *ctrl = &vsb->ctrl;
+	int ret;
+
+	if (nla_put_u8(msg, VSB_A_STATUS, vsb->status) ||
+	    nla_put_u64_64bit(msg, VSB_A_FEATURES, vsb->features, VSB_A_PAD) ||
+	    nla_put(msg, VSB_A_MAC, ETH_ALEN, ctrl->mac) ||
+	    nla_put_u32(msg, VSB_A_RX_MODES, vsb_rx_modes(ctrl)) ||
+	    nla_put_u16(msg, VSB_A_PAIRS, ctrl->pairs) ||
+	    nla_put_u16(msg, VSB_A_MAX_PAIRS, ctrl->max_pairs) ||
+	    nla_put_u64_64bit(msg, VSB_A_OFFLOADS, ctrl->offloads, VSB_A_PAD))
+		return -EMSGSIZE;
+	ret = vsb_put_mac_table(msg, VSB_A_UNI_MACS, VSB_A_UNI_OVERFLOW,
+				&ctrl->uni);
+	if (!ret)
+		ret = vsb_put_mac_table(msg, VSB_A_MULTI_MACS,
+					VSB_A_MULTI_OVERFLOW, &ctrl->multi);
+	return ret ?: vsb_put_vlans(msg, ctrl);
+}
+
+/* One message about one device: its name, then what @fill puts. */
+static int vsb_genl_put(struct sk_buff *msg, u32 portid, u32 seq, int flags,
+			u8 cmd, struct vsb_dev *vsb,
+			int (*fill)(struct vsb_dev *, struct sk_buff *))
+{
+	void *hdr;
+	int ret;
+
+	hdr = genlmsg_put(msg, portid, seq, &vsb_genl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(msg, VSB_A_DEV_NAME, dev_name(&vsb->vdpa.dev))) {
+		genlmsg_cancel(msg, hdr);
+		return -EMSGSIZE;
+	}
+	mutex_lock(&vsb->lock);
+	ret = fill(vsb, msg);
+	mutex_unlock(&vsb->lock);
+	if (ret) {
+		genlmsg_cancel(msg, hdr);
+		return ret;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
+static int vsb_genl_get(struct genl_info *info,
+			int (*fill)(struct vsb_dev *, struct sk_buff *))
+{
+	struct vsb_dev *vsb;
+	struct sk_buff *msg;
+	int ret;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	mutex_lock(&vsb_devices_lock);
+	vsb = vsb_genl_find(info);
+	ret = IS_ERR(vsb) ? PTR_ERR(vsb) :
+			    vsb_genl_put(msg, info->snd_portid, info->snd_seq,
+					 0, info->genlhdr->cmd, vsb, fill);
+	mutex_unlock(&vsb_devices_lock);
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* Every device, resuming after the cb->args[0] devices already sent. */
+static int vsb_genl_dump(struct sk_buff *msg, struct netlink_callback *cb,
+			 int (*fill)(struct vsb_dev *, struct sk_buff *))
+{
+	u8 cmd = ((struct genlmsghdr *)nlmsg_data(cb->nlh))->cmd;
+	long skip = cb->args[0], n = 0;
+	struct vsb_dev *vsb;
+	int ret = 0;
+
+	mutex_lock(&vsb_devices_lock);
+	list_for_each_entry(vsb, &vsb_devices, node) {
+		if (n++ < skip)
+			continue;
+		ret = vsb_genl_put(msg, NETLINK_CB(cb->skb).portid,
+				   cb->nlh->nlmsg_seq, NLM_F_MULTI, cmd, vsb,
+				   fill);
+		if (ret) {
+			n--;
+			break;
+		}
+	}
+	mutex_unlock(&vsb_devices_lock);
+	cb->args[0] = n;
+	/* A device too big for an empty message is an error, not the end. */
+	if (ret == -EMSGSIZE && msg->len)
+		return msg->len;
+	return ret ?: msg->len;
+}
+
+static int vsb_genl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return vsb_genl_get(info, vsb_fill_dev);
+}
+
+static int vsb_genl_dev_get_dumpit(struct sk_buff *msg,
+				   struct netlink_callback *cb)
+{
+	return vsb_genl_dump(msg, cb, vsb_fill_dev);
+}
+
+static int vsb_genl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return vsb_genl_get(info, vsb_fill_genl_stats);
+}
+
+static int vsb_genl_stats_get_dumpit(struct sk_buff *msg,
+				     struct netlink_callback *cb)
+{
+	return vsb_genl_dump(msg, cb, vsb_fill_genl_stats);
+}
+
+static int vsb_genl_state_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return vsb_genl_get(info, vsb_fill_state);
+}
+
+static int vsb_genl_state_get_dumpit(struct sk_buff *msg,
+				     struct netlink_callback *cb)
+{
+	return vsb_genl_dump(msg, cb, vsb_fill_state);
+}
+
+static int vsb_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *completion = info->attrs[VSB_A_COMPLETION];
+	struct nlattr *limit = info->attrs[VSB_A_BATCH_LIMIT];
+	struct vsb_dev *vsb;
+	int ret;
+
+	ret = vsb_genl_check_admin(skb, info);
+	if (ret)
+		return ret;
+	if (!completion && !limit) {
+		NL_SET_ERR_MSG(info->extack, "nothing to set");
+		return -EINVAL;
+	}
+	mutex_lock(&vsb_devices_lock);
+	vsb = vsb_genl_find(info);
+	if (IS_ERR(vsb)) {
+		ret = PTR_ERR(vsb);
+		goto unlock;
+	}
+	/* Takes effect from the device's next run of the control queue. */
+	mutex_lock(&vsb->lock);
+	if (completion)
+		vsb->completion = nla_get_u8(completion) ==
+						  VSB_COMPLETION_MODE_BATCH ?
+					  VSB_COMPLETION_BATCH :
+					  VSB_COMPLETION_IMMEDIATE;
+	if (limit)
+		vsb->batch_limit = nla_get_u32(limit);
+	mutex_unlock(&vsb->lock);
+unlock:
+	mutex_unlock(&vsb_devices_lock);
+	return ret;
+}
+
+static int vsb_genl_stats_reset_doit(struct sk_buff *skb,
+				     struct genl_info *info)
+{
+	struct vsb_dev *vsb;
+	int ret;
+
+	ret = vsb_genl_check_admin(skb, info);
+	if (ret)
+		return ret;
+	mutex_lock(&vsb_devices_lock);
+	vsb = vsb_genl_find(info);
+	if (IS_ERR(vsb)) {
+		ret = PTR_ERR(vsb);
+	} else {
+		mutex_lock(&vsb->lock);
+		vsb_reset_stats(vsb);
+		mutex_unlock(&vsb->lock);
+	}
+	mutex_unlock(&vsb_devices_lock);
+	return ret;
+}
+
+/* Requests name a device, or none in a dump. */
+static const struct nla_policy vsb_genl_dev_policy[VSB_A_MAX + 1] = {
+	[VSB_A_DEV_NAME] = { .type = NLA_STRING, .len = VSB_GENL_NAME_MAX },
+};
+
+static const struct nla_policy vsb_genl_set_policy[VSB_A_MAX + 1] = {
+	[VSB_A_DEV_NAME] = { .type = NLA_STRING, .len = VSB_GENL_NAME_MAX },
+	[VSB_A_COMPLETION] = NLA_POLICY_MAX(NLA_U8, VSB_COMPLETION_MODE_BATCH),
+	[VSB_A_BATCH_LIMIT] = NLA_POLICY_MAX(NLA_U32, VSB_QUEUE_SIZE_MAX),
+};
+
+static const struct genl_ops vsb_genl_ops[] = {
+	{
+		.cmd = VSB_CMD_DEV_GET,
+		.doit = vsb_genl_dev_get_doit,
+		.dumpit = vsb_genl_dev_get_dumpit,
+		.policy = vsb_genl_dev_policy,
+		.maxattr = VSB_A_MAX,
+	},
+	{
+		.cmd = VSB_CMD_DEV_SET,
+		.doit = vsb_genl_dev_set_doit,
+		.policy = vsb_genl_set_policy,
+		.maxattr = VSB_A_MAX,
+	},
+	{
+		.cmd = VSB_CMD_STATS_GET,
+		.doit = vsb_genl_stats_get_doit,
+		.dumpit = vsb_genl_stats_get_dumpit,
+		.policy = vsb_genl_dev_policy,
+		.maxattr = VSB_A_MAX,
+	},
+	{
+		.cmd = VSB_CMD_STATS_RESET,
+		.doit = vsb_genl_stats_reset_doit,
+		.policy = vsb_genl_dev_policy,
+		.maxattr = VSB_A_MAX,
+	},
+	{
+		.cmd = VSB_CMD_STATE_GET,
+		.doit = vsb_genl_state_get_doit,
+		.dumpit = vsb_genl_state_get_dumpit,
+		.policy = vsb_genl_dev_policy,
+		.maxattr = VSB_A_MAX,
+	},
+};
+
+static struct genl_family vsb_genl_family __ro_after_init = {
+	.name = VSB_GENL_NAME,
+	.version = VSB_GENL_VERSION,
+	.module = THIS_MODULE,
+	.ops = vsb_genl_ops,
+	.n_ops = ARRAY_SIZE(vsb_genl_ops),
+	/* Every command is new: strict validation for all of them. */
+	.resv_start_op = VSB_CMD_MAX + 1,
+	/* Requests lock what they touch themselves. */
+	.parallel_ops = true,
+};
+
+int vsb_genl_register(void)
+{
+	return genl_register_family(&vsb_genl_family);
+}
+
+void vsb_genl_unregister(void)
+{
+	genl_unregister_family(&vsb_genl_family);
+}
