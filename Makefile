@@ -73,6 +73,7 @@ help:
 	@echo '  unit-tests     build the host unit tests (tool, and the module code under ASan/UBSan)'
 	@echo '  run            the main job, in the VM'
 	@echo '  lint           W=1 -Werror, sparse (C=2), checkpatch, clang-format, shellcheck'
+	@echo '  compat         W=1 -Werror module builds against the test bed and the newest Debian kernel source'
 	@echo '  clean          remove build outputs (keeps the download cache)'
 	@echo '  distclean      remove build/ entirely'
 	@echo 'Variables: KDIR=<kernel build dir>  KVER=<Debian kernel release>  V=1'
