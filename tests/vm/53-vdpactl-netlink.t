@@ -32,11 +32,11 @@ same "dev config show (negotiated features included)" \
 same "-j dev config show" "vdpactl-batch -j dev config show | jq -S -c ." \
 	"vdpa -j dev config show | jq -S -c '$trim_keys'"
 same "stats of the virtio_net device's CVQ (counters)" \
-	"vdpactl-batch -j stats vdpa1 | jq -c 'del(.vstats.vdpa1.queue_type)'" \
+	"vdpactl-batch -j stats vdpa1 2>/dev/null | jq -c 'del(.vstats.vdpa1.queue_type)'" \
 	"vdpa -j dev vstats show vdpa1 qidx 2 | jq -c 'del(.vstats.vdpa1.queue_type)'"
-same "stats of another queue" "vdpactl-batch stats vdpa1 qidx 1" \
+same "stats of another queue" "vdpactl-batch stats vdpa1 qidx 1 2>/dev/null" \
 	"vdpa dev vstats show vdpa1 qidx 1"
-tap_is "$(vdpactl-batch -j stats vdpa1 | jq -r .vstats.vdpa1.queue_type)" \
+tap_is "$(vdpactl-batch -j stats vdpa1 2>/dev/null | jq -r .vstats.vdpa1.queue_type)" \
 	control_vq "queue 2 is named the control queue"
 
 tap_ok "dev add with mac and mtu" vdpactl-batch dev add name vdpa2 \

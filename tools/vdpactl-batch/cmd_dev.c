@@ -21,6 +21,9 @@ static void dev_usage(void)
 		"                             [ max_vqp MAX_VQ_PAIRS ] [ device_features FEATURES ]\n"
 		"       " PROG_NAME " dev del DEV\n"
 		"       " PROG_NAME " dev config show [ DEV ]\n"
+		"       " PROG_NAME
+		" dev set DEV [ completion { batch | immediate } ] [ batch-limit N ]\n"
+		"       " PROG_NAME " dev state [ DEV ]\n"
 		"MTU: 68..65535; MAX_VQ_PAIRS: 1..32768; FEATURES: a 64-bit mask (0x... for hex).\n");
 }
 
@@ -269,9 +272,10 @@ static int dev_del(struct vdpactl *ctx, int argc, char **argv)
 int cmd_dev(struct vdpactl *ctx, int argc, char **argv)
 {
 	static const struct cmd cmds[] = {
-		{ "show", dev_show },	  { "list", dev_show },
-		{ "add", dev_add },	  { "del", dev_del },
-		{ "config", dev_config }, { NULL, NULL },
+		{ "show", dev_show },	    { "list", dev_show },
+		{ "add", dev_add },	    { "del", dev_del },
+		{ "config", dev_config },   { "set", cmd_dev_set },
+		{ "state", cmd_dev_state }, { NULL, NULL },
 	};
 
 	return cmd_dispatch(ctx, "dev", cmds, argc, argv, dev_usage, dev_show);

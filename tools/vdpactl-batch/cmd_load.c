@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "load_cli.h"
+#include "load_extras.h"
 #include "load_report.h"
 #include "log.h"
 #include "vdpactl.h"
@@ -20,8 +21,12 @@ static void load_usage(void)
 		"Usage: " PROG_NAME
 		" load --count N [ --dev NAME ] [ --rounds R ]\n"
 		"                  [ --mode { serial | parallel } ]\n" LOAD_COMMON_SYNOPSIS
+		"                  [ --skip-unchanged ] [ --trace ]\n"
 		"       " PROG_NAME " load help\n" LOAD_LIMITS
-		"NAME: a vdpa device bound to vhost_vdpa (default: the only one).\n");
+		"NAME: a vdpa device bound to vhost_vdpa (default: the only one).\n"
+		"--skip-unchanged: read the state after setup and send only the\n"
+		"  commands that change it; loads left with nothing are not timed.\n"
+		"--trace: record the vdpa_sim_batch trace events of the run.\n");
 }
 
 static void note_vstats(struct load_report *r, int err)
@@ -34,10 +39,38 @@ static void note_vstats(struct load_report *r, int err)
 			 "not offered by the device (%s)", strerror(-err));
 }
 
+/* Timing samples of the loads that sent something. */
+struct load_times {
+	uint64_t *per_load; /* ns */
+	uint64_t *per_command; /* ps: a load's ns * 1000 / its commands */
+	unsigned int n;
+};
+
+static int run_one(struct load_session *s, struct load_extras *x,
+		   const struct load_config *cfg, struct load_times *t)
+{
+	const unsigned int *order;
+	unsigned int n = load_extras_plan(x, s, cfg, &order);
+	uint64_t ns;
+	int err;
+
+	if (!n)
+		return 0;
+	if (order)
+		err = load_session_run_some(s, cfg->mode, order, n, &ns);
+	else
+		err = load_session_run(s, cfg->mode, &ns);
+	if (err)
+		return err;
+	t->per_load[t->n] = ns;
+	t->per_command[t->n++] = ns * 1000 / n;
+	return 0;
+}
+
 /* Runs the rounds; the vstats are read while features are negotiated. */
 static int run_rounds(struct vdpactl *ctx, struct load_session *s,
 		      const struct load_args *a, struct load_report *r,
-		      uint64_t *times)
+		      struct load_extras *x, struct load_times *times)
 {
 	const char *dev = r->target->loc.name;
 	uint32_t qidx = load_session_info(s)->cvq_index;
@@ -48,11 +81,13 @@ static int run_rounds(struct vdpactl *ctx, struct load_session *s,
 	r->has_vstats = !err;
 	if (err)
 		note_vstats(r, err);
-	for (round = 0; round < a->cfg.rounds; round++) {
-		err = load_session_run(s, a->cfg.mode, &times[round]);
-		if (err)
-			return err;
-	}
+	err = load_extras_begin(ctx, x, &a->cfg);
+	for (round = 0; !err && round < a->cfg.rounds; round++)
+		err = run_one(s, x, &a->cfg, times);
+	if (!err)
+		err = load_extras_end(ctx, x);
+	if (err)
+		return err;
 	if (r->has_vstats) {
 		err = load_read_vstats(ctx, dev, qidx, &r->vstats_after);
 		r->has_vstats = !err;
@@ -62,22 +97,36 @@ static int run_rounds(struct vdpactl *ctx, struct load_session *s,
 	return 0;
 }
 
-static int summarize(struct load_report *r, const uint64_t *times,
-		     unsigned int rounds, unsigned int count)
+/* Loads that sent nothing have no sample; with none at all, all is 0. */
+static int summarize(struct load_report *r, const struct load_times *t)
 {
-	int err = time_summary_compute(times, rounds, &r->per_load_ns);
+	struct time_summary ps;
+	int err;
 
+	r->per_load_ns = (struct time_summary){ 0 };
+	r->per_command_ns = (struct time_summary){ 0 };
+	if (!t->n)
+		return 0;
+	err = time_summary_compute(t->per_load, t->n, &r->per_load_ns);
+	if (!err)
+		err = time_summary_compute(t->per_command, t->n, &ps);
 	if (err)
 		return pr_errno(err, "timing statistics");
-	time_summary_scale(&r->per_load_ns, count, &r->per_command_ns);
+	time_summary_scale(&ps, 1000, &r->per_command_ns);
 	return 0;
 }
 
-static enum opt_result parse_load_args(struct load_args *a, int argc,
+struct load_flags {
+	bool skip_unchanged;
+	bool trace;
+};
+
+static enum opt_result parse_load_args(struct load_args *a,
+				       struct load_flags *f, int argc,
 				       char **argv)
 {
 	enum opt_result result;
-	struct opt opts[LOAD_COMMON_OPTS + 2];
+	struct opt opts[LOAD_COMMON_OPTS + 4];
 	size_t n = load_common_opts(a, opts);
 
 	opts[n++] = (struct opt){ .name = "dev",
@@ -87,6 +136,12 @@ static enum opt_result parse_load_args(struct load_args *a, int argc,
 				  .kind = OPT_CHOICE,
 				  .value = &a->cfg.mode,
 				  .choices = load_mode_names };
+	opts[n++] = (struct opt){ .name = "skip-unchanged",
+				  .kind = OPT_FLAG,
+				  .value = &f->skip_unchanged };
+	opts[n++] = (struct opt){ .name = "trace",
+				  .kind = OPT_FLAG,
+				  .value = &f->trace };
 	result = opt_parse("load", opts, n, OPT_STYLE_DASHES, argc, argv);
 	a->n_devs = a->devs[0] ? 1 : 0;
 	return result;
@@ -96,10 +151,12 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 {
 	struct load_report report = { 0 };
 	struct load_target targets[LOAD_DEVS_MAX];
+	struct load_flags flags = { 0 };
 	struct load_session *session;
+	struct load_extras extras;
+	struct load_times times;
 	struct load_args a;
 	unsigned int n_targets;
-	uint64_t *times;
 	int err;
 
 	load_args_init(&a);
@@ -107,7 +164,7 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 		load_usage();
 		return CMD_USAGE;
 	}
-	switch (parse_load_args(&a, argc, argv)) {
+	switch (parse_load_args(&a, &flags, argc, argv)) {
 	case OPT_HELP:
 		load_usage();
 		return CMD_OK;
@@ -123,20 +180,27 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 		       n_targets, VDPA_VHOST_DRIVER);
 		return CMD_USAGE;
 	}
-	times = calloc(a.cfg.rounds, sizeof(*times));
-	if (!times) {
+	times = (struct load_times){
+		.per_load = calloc(a.cfg.rounds, sizeof(uint64_t)),
+		.per_command = calloc(a.cfg.rounds, sizeof(uint64_t)),
+	};
+	if (!times.per_load || !times.per_command) {
 		pr_errno(ENOMEM, "load: %u timing samples", a.cfg.rounds);
+		free(times.per_load);
+		free(times.per_command);
 		return CMD_FAIL;
 	}
+	load_extras_init(&extras, targets[0].loc.name, flags.skip_unchanged,
+			 flags.trace);
 	report.target = &targets[0];
 	report.cfg = &a.cfg;
+	report.extras = &extras;
 	err = load_session_open(&session, targets[0].loc.name,
 				targets[0].loc.chardev, &a.cfg, ctx->verbose);
 	if (!err) {
-		err = run_rounds(ctx, session, &a, &report, times);
+		err = run_rounds(ctx, session, &a, &report, &extras, &times);
 		if (!err)
-			err = summarize(&report, times, a.cfg.rounds,
-					a.cfg.count);
+			err = summarize(&report, &times);
 		if (!err) {
 			report.info = load_session_info(session);
 			report.counters = load_session_counters(session);
@@ -144,6 +208,8 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 		}
 		load_session_close(session);
 	}
-	free(times);
+	load_extras_free(&extras);
+	free(times.per_load);
+	free(times.per_command);
 	return err ? CMD_FAIL : CMD_OK;
 }

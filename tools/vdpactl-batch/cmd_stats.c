@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * "stats DEV": a queue's vendor statistics, printed as iproute2's
- * "vdpa dev vstats show" prints them, for the control queue by default.
+ * "vdpa dev vstats show" prints them, for the control queue by default;
+ * on a vdpa_sim_batch device also the module's counters and histograms.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,13 +13,18 @@
 #include "log.h"
 #include "opt.h"
 #include "vdpactl.h"
+#include "vsb_client.h"
+#include "vsb_print.h"
 
 static void stats_usage(void)
 {
 	fprintf(stderr,
-		"Usage: " PROG_NAME " stats DEV [ qidx QUEUE_INDEX ]\n"
+		"Usage: " PROG_NAME
+		" stats DEV [ qidx QUEUE_INDEX ] [ --reset ]\n"
 		"The default queue is the control virtqueue. The kernel has\n"
-		"statistics only while a driver has negotiated features.\n");
+		"vendor statistics only while a driver has negotiated features.\n"
+		"A vdpa_sim_batch device also shows its module counters and\n"
+		"histograms; --reset zeroes them first (needs CAP_NET_ADMIN).\n");
 }
 
 static const char *queue_type(const struct vdpa_vstats *s)
@@ -34,7 +40,7 @@ static void print_vstats(struct output *o, const struct vdpa_vstats *s)
 {
 	unsigned int i;
 
-	print_section_open(o, "vstats");
+	open_json_object(o, "vstats");
 	print_handle_open(o, s->dev_name);
 	if (s->device_id == VIRTIO_ID_NET)
 		print_string(o, PRINT_ANY, "queue_type", "queue_type %s ",
@@ -42,7 +48,17 @@ static void print_vstats(struct output *o, const struct vdpa_vstats *s)
 	for (i = 0; i < s->n; i++)
 		print_named_u64(o, s->entries[i].name, s->entries[i].value);
 	print_handle_close(o);
-	print_section_close(o);
+	close_json_object(o);
+}
+
+static void print_module_stats(struct output *o, const struct vsb_stats *stats)
+{
+	open_json_object(o, "module");
+	print_handle_open(o, stats->name);
+	print_text(o, "module ");
+	print_vsb_stats(o, stats);
+	print_handle_close(o);
+	close_json_object(o);
 }
 
 static int config_cvq_index(const struct vdpa_dev_config *cfg, void *data)
@@ -54,10 +70,71 @@ static int config_cvq_index(const struct vdpa_dev_config *cfg, void *data)
 	return 0;
 }
 
+/* Takes "--reset" out of the keyword options; true if it was there. */
+static bool take_reset_flag(int *argc, char **argv)
+{
+	bool found = false;
+	int i, kept = 0;
+
+	for (i = 0; i < *argc; i++) {
+		if (!strcmp(argv[i], "--reset"))
+			found = true;
+		else
+			argv[kept++] = argv[i];
+	}
+	*argc = kept;
+	return found;
+}
+
+/* The module's side of a device: its statistics, or why there are none. */
+struct module_side {
+	bool have;
+	struct vsb_stats stats;
+	int absent_err; /* when !have */
+	const struct vdpa_client *client; /* for the note's extack */
+};
+
+static int keep_stats(const struct vsb_stats *stats, void *data)
+{
+	((struct module_side *)data)->stats = *stats;
+	return 0;
+}
+
+/*
+ * Resets if asked, then reads. A device the module does not know (or no
+ * module) is not an error; anything else is, printed.
+ */
+static int read_module_side(struct vdpactl *ctx, const char *dev, bool reset,
+			    struct module_side *m)
+{
+	struct vdpa_client *vsb;
+	int err;
+
+	*m = (struct module_side){ 0 };
+	err = vdpactl_vsb(ctx, &vsb);
+	if (err) {
+		m->absent_err = err;
+		return 0;
+	}
+	m->client = vsb;
+	err = reset ? vsb_client_stats_reset(vsb, dev) : 0;
+	if (!err)
+		err = vsb_client_stats_get(vsb, dev, keep_stats, m);
+	if (err == -ENODEV) {
+		m->absent_err = err;
+		return 0;
+	}
+	if (err)
+		return vdpa_client_report(vsb, err, "stats %s%s", dev,
+					  reset ? " --reset" : "");
+	m->have = true;
+	return 0;
+}
+
 int cmd_stats(struct vdpactl *ctx, int argc, char **argv)
 {
 	unsigned int qidx = 2;
-	bool has_qidx = false;
+	bool has_qidx = false, reset;
 	const struct opt opts[] = {
 		{ .name = "qidx",
 		  .kind = OPT_UINT,
@@ -65,11 +142,12 @@ int cmd_stats(struct vdpactl *ctx, int argc, char **argv)
 		  .max = 2 * VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MAX,
 		  .given = &has_qidx },
 	};
-	struct vdpa_vstats stats;
+	struct module_side module;
 	struct vdpa_client *nl;
+	struct vdpa_vstats stats;
 	uint32_t index = 2;
 	const char *dev;
-	int err;
+	int vs_err;
 
 	if (argc == 0) {
 		stats_usage();
@@ -81,8 +159,11 @@ int cmd_stats(struct vdpactl *ctx, int argc, char **argv)
 		stats_usage();
 		return CMD_OK;
 	}
+	argc--;
+	argv++;
+	reset = take_reset_flag(&argc, argv);
 	switch (opt_parse("stats", opts, ARRAY_SIZE(opts), OPT_STYLE_KEYWORDS,
-			  argc - 1, argv + 1)) {
+			  argc, argv)) {
 	case OPT_HELP:
 		stats_usage();
 		return CMD_OK;
@@ -98,17 +179,33 @@ int cmd_stats(struct vdpactl *ctx, int argc, char **argv)
 	else
 		vdpa_client_config_get(nl, dev, config_cvq_index, &index);
 
-	err = vdpa_client_vstats_get(nl, dev, index, &stats);
-	if (err == -EAGAIN) {
+	vs_err = vdpa_client_vstats_get(nl, dev, index, &stats);
+	if (vs_err && vs_err != -EAGAIN) {
+		vdpa_client_report(nl, vs_err, "stats %s qidx %" PRIu32, dev,
+				   index);
+		return CMD_FAIL;
+	}
+	if (read_module_side(ctx, dev, reset, &module))
+		return CMD_FAIL;
+	/* A failing command says only why it fails, in one line. */
+	if (vs_err && !module.have) {
 		pr_err("stats %s: %s (no driver has negotiated features yet)",
 		       dev, strerror(EAGAIN));
 		return CMD_FAIL;
 	}
-	if (err) {
-		vdpa_client_report(nl, err, "stats %s qidx %" PRIu32, dev,
-				   index);
-		return CMD_FAIL;
-	}
-	print_vstats(&ctx->out, &stats);
+	if (!module.have)
+		vsb_note_absent(module.client, dev, "module statistics",
+				module.absent_err, NULL);
+	if (vs_err)
+		fprintf(stderr,
+			"%s: vendor statistics not shown: no driver has negotiated features\n",
+			dev);
+
+	open_json_object(&ctx->out, NULL);
+	if (!vs_err)
+		print_vstats(&ctx->out, &stats);
+	if (module.have)
+		print_module_stats(&ctx->out, &module.stats);
+	close_json_object(&ctx->out);
 	return CMD_OK;
 }

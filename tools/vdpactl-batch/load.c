@@ -30,6 +30,9 @@ struct load_session {
 	struct cvq_dev dev;
 	struct cvq_cmd *cmds;
 	uint32_t *cmd_offset; /* of each command in the command buffer */
+	unsigned int *all; /* 0..count-1: the whole plan */
+	const unsigned int *order; /* the commands of the current load */
+	unsigned int n_order;
 	struct load_info info;
 	struct load_counters counters;
 	uint64_t timeout_ns;
@@ -134,16 +137,19 @@ static int sleep_for_used(struct load_session *s)
 	return 0;
 }
 
-/* The lowest command index still in flight, for a timeout message. */
+/*
+ * The first command still in flight of the load's positions [first, end),
+ * for a timeout message.
+ */
 static unsigned int oldest_in_flight(const struct load_session *s,
 				     unsigned int first, unsigned int end)
 {
-	unsigned int i;
+	unsigned int k;
 
-	for (i = first; i < end; i++)
-		if (s->dev.ack_buf[i] == CVQ_ACK_UNSET)
-			return i;
-	return first;
+	for (k = first; k < end; k++)
+		if (s->dev.ack_buf[s->order[k]] == CVQ_ACK_UNSET)
+			return s->order[k];
+	return s->order[first];
 }
 
 static int report_timeout(struct load_session *s, unsigned int first,
@@ -173,7 +179,7 @@ static int check_ack(struct load_session *s, uint32_t token)
 	return -EIO;
 }
 
-/* Waits for and checks the @want commands issued from @first to @end. */
+/* Waits for and checks the @want commands at load positions [first, end). */
 static int collect(struct load_session *s, unsigned int want,
 		   unsigned int first, unsigned int end)
 {
@@ -195,7 +201,8 @@ static int collect(struct load_session *s, unsigned int want,
 			got++;
 		}
 		if (err != -EAGAIN) {
-			cmd_error(s, first, "device returned a bad used entry");
+			cmd_error(s, s->order[first],
+				  "device returned a bad used entry");
 			return err;
 		}
 	}
@@ -204,15 +211,15 @@ static int collect(struct load_session *s, unsigned int want,
 
 static int run_serial(struct load_session *s)
 {
-	unsigned int i;
+	unsigned int k;
 	int err;
 
-	for (i = 0; i < s->cfg.count; i++) {
-		err = add_command(s, i);
+	for (k = 0; k < s->n_order; k++) {
+		err = add_command(s, s->order[k]);
 		if (!err)
 			err = publish_and_kick(s);
 		if (!err)
-			err = collect(s, 1, i, i + 1);
+			err = collect(s, 1, k, k + 1);
 		if (err)
 			return err;
 		s->counters.batches++;
@@ -226,10 +233,10 @@ static int run_parallel(struct load_session *s)
 	unsigned int next = 0, first;
 	int err;
 
-	while (next < s->cfg.count) {
+	while (next < s->n_order) {
 		first = next;
-		while (next < s->cfg.count && vq_num_free(ring) >= 2) {
-			err = add_command(s, next++);
+		while (next < s->n_order && vq_num_free(ring) >= 2) {
+			err = add_command(s, s->order[next++]);
 			if (!err && s->cfg.kick == LOAD_KICK_EACH)
 				err = publish_and_kick(s);
 			if (err)
@@ -251,11 +258,20 @@ static int run_parallel(struct load_session *s)
 int load_session_run(struct load_session *s, enum load_mode mode,
 		     uint64_t *elapsed_ns)
 {
+	return load_session_run_some(s, mode, s->all, s->cfg.count, elapsed_ns);
+}
+
+int load_session_run_some(struct load_session *s, enum load_mode mode,
+			  const unsigned int *order, unsigned int n,
+			  uint64_t *elapsed_ns)
+{
 	uint64_t start;
 	int err;
 
 	if (s->broken)
 		return -EIO;
+	s->order = order;
+	s->n_order = n;
 	/* Unwritten acks must show; done before the clock starts. */
 	memset(s->dev.ack_buf, CVQ_ACK_UNSET, s->cfg.count);
 
@@ -268,8 +284,13 @@ int load_session_run(struct load_session *s, enum load_mode mode,
 	if (err)
 		return err;
 	s->counters.loads++;
-	s->counters.commands += s->cfg.count;
+	s->counters.commands += n;
 	return 0;
+}
+
+const struct cvq_cmd *load_session_commands(const struct load_session *s)
+{
+	return s->cmds;
 }
 
 static void count_mix(struct load_info *info, const struct cvq_cmd *c)
@@ -317,8 +338,11 @@ static int build_plan(struct load_session *s, size_t *cmd_bytes)
 
 	s->cmds = calloc(s->cfg.count, sizeof(*s->cmds));
 	s->cmd_offset = calloc(s->cfg.count, sizeof(*s->cmd_offset));
-	if (!s->cmds || !s->cmd_offset)
+	s->all = calloc(s->cfg.count, sizeof(*s->all));
+	if (!s->cmds || !s->cmd_offset || !s->all)
 		return pr_errno(ENOMEM, "%s: command plan", s->devname);
+	for (i = 0; i < s->cfg.count; i++)
+		s->all[i] = i;
 	err = profile_build(s->cfg.profile, s->cfg.count, &env, s->cmds,
 			    s->info.note);
 	if (err) {
@@ -420,5 +444,6 @@ void load_session_close(struct load_session *s)
 	cvq_dev_close(&s->dev);
 	free(s->cmds);
 	free(s->cmd_offset);
+	free(s->all);
 	free(s);
 }

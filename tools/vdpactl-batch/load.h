@@ -101,6 +101,19 @@ const struct load_counters *load_session_counters(const struct load_session *s);
  */
 int load_session_run(struct load_session *s, enum load_mode mode,
 		     uint64_t *elapsed_ns);
+
+/*
+ * Like load_session_run(), but sends only the @n commands of the plan
+ * whose indices @order lists, in that order; @n may be 0 (nothing sent,
+ * nothing timed beyond two clock reads). Counters count what was sent.
+ */
+int load_session_run_some(struct load_session *s, enum load_mode mode,
+			  const unsigned int *order, unsigned int n,
+			  uint64_t *elapsed_ns);
+
+/* The plan: the cfg.count commands every load sends (or chooses from). */
+const struct cvq_cmd *load_session_commands(const struct load_session *s);
+
 void load_session_close(struct load_session *s);
 
 #endif

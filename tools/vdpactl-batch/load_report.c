@@ -7,6 +7,7 @@
 
 #include "feature_names.h"
 #include "load_report.h"
+#include "vsb_print.h"
 
 static void print_summary_us(struct output *o, const char *key,
 			     const struct time_summary *ns)
@@ -141,12 +142,83 @@ static void print_vstats(struct output *o, const struct load_report *r)
 	close_json_object(o);
 }
 
+static void print_skip(struct output *o, const struct load_skip *k)
+{
+	open_json_object(o, "skip_unchanged");
+	print_string(o, PRINT_ANY, "source", "\n  skip_unchanged source %s",
+		     k->from_module ? "state" : "config");
+	print_u64(o, PRINT_ANY, "sent", " sent %" PRIu64, k->sent);
+	print_u64(o, PRINT_ANY, "skipped", " skipped %" PRIu64, k->skipped);
+	open_json_object(o, "skipped_per_load");
+	print_uint(o, PRINT_ANY, "first", " per_load first %u",
+		   k->skipped_first);
+	print_uint(o, PRINT_ANY, "min", " min %u", k->skipped_min);
+	print_uint(o, PRINT_ANY, "max", " max %u", k->skipped_max);
+	close_json_object(o);
+	print_uint(o, PRINT_ANY, "empty_loads",
+		   "\n  empty_loads %u (nothing to send: not run, not timed)",
+		   k->empty_loads);
+	print_uint(o, PRINT_ANY, "timed_loads", " timed_loads %u",
+		   k->loads - k->empty_loads);
+	close_json_object(o);
+}
+
+static void print_trace_summary(struct output *o, const char *key, bool has,
+				const struct trace_summary *s)
+{
+	open_json_object(o, key);
+	print_text(o, "\n    %s", key);
+	print_uint(o, PRINT_ANY, "n", " n %u", has ? s->n : 0);
+	if (has) {
+		print_double(o, PRINT_ANY, "mean", " mean %.1f", s->mean);
+		print_double(o, PRINT_ANY, "p50", " p50 %.1f", s->p50);
+		print_double(o, PRINT_ANY, "p99", " p99 %.1f", s->p99);
+	}
+	close_json_object(o);
+}
+
+static void print_trace(struct output *o, const struct load_trace *t)
+{
+	const struct trace_tally *c = &t->tally;
+
+	open_json_object(o, "trace");
+	print_text(o, "\n  trace");
+	open_json_object(o, "events");
+	print_u64(o, PRINT_ANY, "commands", " commands %" PRIu64, c->commands);
+	print_u64(o, PRINT_ANY, "batches", " batches %" PRIu64, c->batches);
+	print_u64(o, PRINT_ANY, "kicks", " kicks %" PRIu64, c->kicks);
+	print_u64(o, PRINT_ANY, "notified", " notified %" PRIu64, c->notified);
+	print_u64(o, PRINT_ANY, "no_ack", " no_ack %" PRIu64, c->no_ack);
+	print_u64(o, PRINT_ANY, "needs_reset", " needs_reset %" PRIu64,
+		  c->needs_reset);
+	close_json_object(o);
+	print_u64(o, PRINT_ANY, "lost", " lost %" PRIu64, c->lost);
+	print_u64(o, PRINT_ANY, "malformed", " malformed %" PRIu64,
+		  c->malformed);
+	print_trace_summary(o, "cmd_ns", t->has_cmd_ns, &t->cmd_ns);
+	print_trace_summary(o, "kick_to_completion_ns", t->has_kick_ns,
+			    &t->kick_ns);
+	close_json_object(o);
+}
+
+static void print_extras(struct output *o, const struct load_extras *x)
+{
+	if (x->skip.on)
+		print_skip(o, &x->skip);
+	if (x->trace.collected)
+		print_trace(o, &x->trace);
+	if (x->has_end_state)
+		print_vsb_state_summary(o, &x->end_state);
+}
+
 void print_load_report(struct output *o, const struct load_report *r)
 {
 	print_section_open(o, "load");
 	print_setup(o, r);
 	print_timings(o, r);
 	print_vstats(o, r);
+	if (r->extras)
+		print_extras(o, r->extras);
 	if (r->info->note[0])
 		print_string(o, PRINT_ANY, "note", "\n  note: %s",
 			     r->info->note);

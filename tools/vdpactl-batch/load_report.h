@@ -7,6 +7,7 @@
 
 #include "load.h"
 #include "load_cli.h"
+#include "load_extras.h"
 #include "output.h"
 #include "timestats.h"
 #include "vdpa_msg.h"
@@ -18,6 +19,7 @@ struct load_report {
 	const struct load_config *cfg;
 	const struct load_info *info;
 	const struct load_counters *counters;
+	const struct load_extras *extras; /* NULL: none */
 	struct time_summary per_load_ns;
 	struct time_summary per_command_ns;
 	bool has_vstats;

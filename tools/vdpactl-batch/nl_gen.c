@@ -142,6 +142,20 @@ int nl_gen_sndrcv(struct nl_gen *g, struct nlmsghdr *nlh, mnl_cb_t cb,
 	return 0;
 }
 
+int nl_gen_get(struct nl_gen *g, uint8_t cmd, uint16_t name_attr,
+	       const char *name, mnl_cb_t cb, void *data)
+{
+	uint16_t flags = NLM_F_REQUEST | NLM_F_ACK;
+	struct nlmsghdr *nlh;
+
+	if (!name)
+		flags |= NLM_F_DUMP;
+	nlh = nl_gen_prepare(g, cmd, flags);
+	if (name)
+		mnl_attr_put_strz(nlh, name_attr, name);
+	return nl_gen_sndrcv(g, nlh, cb, data);
+}
+
 struct nlmsghdr *nl_gen_prepare(struct nl_gen *g, uint8_t cmd, uint16_t flags)
 {
 	struct genlmsghdr *genl;

@@ -41,6 +41,13 @@ int nl_gen_sndrcv(struct nl_gen *g, struct nlmsghdr *nlh, mnl_cb_t cb,
 		  void *data);
 
 /*
+ * A GET of one object named by the string attribute @name_attr, or with
+ * @name NULL a dump of all, then nl_gen_sndrcv() with @cb.
+ */
+int nl_gen_get(struct nl_gen *g, uint8_t cmd, uint16_t name_attr,
+	       const char *name, mnl_cb_t cb, void *data);
+
+/*
  * Parses an NLMSG_ERROR message: *error gets the (negative) errno or 0 for
  * an ack, @extack the kernel's message if any. -EBADMSG if truncated.
  */

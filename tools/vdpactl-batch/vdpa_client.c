@@ -116,16 +116,9 @@ static int get_objects(struct vdpa_client *c, uint8_t cmd, const char *name,
 		       mnl_cb_t reply, union object_cb cb, void *data)
 {
 	struct reply_ctx ctx = { .c = c, .cb = cb, .data = data };
-	uint16_t flags = NLM_F_REQUEST | NLM_F_ACK;
-	struct nlmsghdr *nlh;
 
-	if (!name)
-		flags |= NLM_F_DUMP;
 	c->bad_reply = NULL;
-	nlh = nl_gen_prepare(&c->nl, cmd, flags);
-	if (name)
-		vdpa_msg_put_dev_name(nlh, name);
-	return nl_gen_sndrcv(&c->nl, nlh, reply, &ctx);
+	return nl_gen_get(&c->nl, cmd, VDPA_ATTR_DEV_NAME, name, reply, &ctx);
 }
 
 int vdpa_client_mgmtdev_get(struct vdpa_client *c, const char *handle,

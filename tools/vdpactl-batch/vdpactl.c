@@ -9,6 +9,7 @@
 #include "log.h"
 #include "opt.h"
 #include "vdpactl.h"
+#include "vsb_client.h"
 
 static void usage(void)
 {
@@ -33,6 +34,9 @@ void vdpactl_fini(struct vdpactl *ctx)
 	if (ctx->nl_open)
 		vdpa_client_close(&ctx->nl);
 	ctx->nl_open = false;
+	if (ctx->vsb_open)
+		vdpa_client_close(&ctx->vsb);
+	ctx->vsb_open = false;
 	fflush(ctx->out.f);
 }
 
@@ -54,6 +58,38 @@ int vdpactl_netlink(struct vdpactl *ctx, struct vdpa_client **client)
 	}
 	*client = &ctx->nl;
 	return 0;
+}
+
+int vdpactl_vsb(struct vdpactl *ctx, struct vdpa_client **client)
+{
+	int err;
+
+	if (!ctx->vsb_open) {
+		err = vsb_client_open(&ctx->vsb);
+		if (err)
+			return err;
+		ctx->vsb_open = true;
+	}
+	*client = &ctx->vsb;
+	return 0;
+}
+
+void vsb_note_absent(const struct vdpa_client *client, const char *dev,
+		     const char *what, int err, const char *consequence)
+{
+	char why[NL_EXTACK_LEN + 64];
+
+	if (err == -ENOENT && !client)
+		snprintf(why, sizeof(why), "no \"%s\" netlink family",
+			 VSB_GENL_NAME);
+	else if (client && client->nl.extack[0])
+		snprintf(why, sizeof(why), "%s: %s", strerror(-err),
+			 client->nl.extack);
+	else
+		snprintf(why, sizeof(why), "%s", strerror(-err));
+	fprintf(stderr, "%s: %s not offered by this device (%s)%s%s\n", dev,
+		what, why, consequence ? "; " : "",
+		consequence ? consequence : "");
 }
 
 int cmd_show(struct vdpactl *ctx, int argc, char **argv,

@@ -31,6 +31,8 @@ struct vdpactl {
 	struct sysfs_roots roots;
 	struct vdpa_client nl;
 	bool nl_open;
+	struct vdpa_client vsb; /* vdpa_sim_batch's own family */
+	bool vsb_open;
 };
 
 struct cmd {
@@ -72,11 +74,29 @@ int cmd_show(struct vdpactl *ctx, int argc, char **argv,
 /* Opens the vdpa netlink family on first use; prints why it failed. */
 int vdpactl_netlink(struct vdpactl *ctx, struct vdpa_client **client);
 
+/*
+ * Opens vdpa_sim_batch's family on first use. Quiet: -ENOENT when the
+ * module is not loaded, as on a stock-only machine.
+ */
+int vdpactl_vsb(struct vdpactl *ctx, struct vdpa_client **client);
+
+/*
+ * The one-line stderr note of a feature a device does not offer:
+ * "DEV: WHAT not offered by this device (REASON)[; CONSEQUENCE]", the
+ * reason from @err and the kernel's extack when @client is not NULL.
+ */
+void vsb_note_absent(const struct vdpa_client *client, const char *dev,
+		     const char *what, int err, const char *consequence);
+
 /* The objects. */
 int cmd_load(struct vdpactl *ctx, int argc, char **argv);
 int cmd_compare(struct vdpactl *ctx, int argc, char **argv);
 int cmd_dev(struct vdpactl *ctx, int argc, char **argv);
 int cmd_mgmtdev(struct vdpactl *ctx, int argc, char **argv);
 int cmd_stats(struct vdpactl *ctx, int argc, char **argv);
+
+/* "dev set" and "dev state" (vdpa_sim_batch's family). */
+int cmd_dev_set(struct vdpactl *ctx, int argc, char **argv);
+int cmd_dev_state(struct vdpactl *ctx, int argc, char **argv);
 
 #endif

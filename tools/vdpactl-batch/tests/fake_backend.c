@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Stand-ins for the device-facing layers (vdpa netlink client and load
- * engine) so that test_cli runs whole command lines without a kernel.
- * Devices: vdpa0 works, vdpa2 NACKs a command, vdpa5 is busy, vdpa3 has
- * no statistics yet; any other name does not exist.
+ * Stand-ins for the device-facing layers (vdpa and vdpa_sim_batch
+ * netlink clients, load engine) so that test_cli runs whole command lines
+ * without a kernel. Devices: vdpa0 works and is a vdpa_sim_batch device
+ * (MAC 02:00:00:00:00:01, VLANs 1-3 and 7), vdpa2 NACKs a command, vdpa5
+ * is busy, vdpa3 has no statistics yet; any other name does not exist.
+ * vdpa_sim_batch reports EPERM for changes to "vdpa3".
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -15,6 +17,7 @@
 #include "load.h"
 #include "log.h"
 #include "vdpa_client.h"
+#include "vsb_client.h"
 
 /* What the fake device has processed, across sessions, as vstats show. */
 static uint64_t fake_commands_done;
@@ -155,8 +158,108 @@ int vdpa_client_dev_del(struct vdpa_client *c, const char *name)
 	return known(name) ? 0 : -ENODEV;
 }
 
+static bool is_vsb(const char *name)
+{
+	return name && !strcmp(name, "vdpa0");
+}
+
+int vsb_client_open(struct vdpa_client *c)
+{
+	memset(c, 0, sizeof(*c));
+	return 0;
+}
+
+int vsb_client_dev_get(struct vdpa_client *c, const char *name, vsb_dev_cb cb,
+		       void *data)
+{
+	struct vsb_dev_settings dev = {
+		.present = 1ULL << VSB_A_DEV_NAME | 1ULL << VSB_A_COMPLETION |
+			   1ULL << VSB_A_BATCH_LIMIT,
+		.name = "vdpa0",
+		.completion = VSB_COMPLETION_MODE_BATCH,
+	};
+
+	(void)c;
+	if (name && !is_vsb(name))
+		return -ENODEV;
+	return cb(&dev, data);
+}
+
+int vsb_client_state_get(struct vdpa_client *c, const char *name,
+			 vsb_state_cb cb, void *data)
+{
+	struct vsb_state st = {
+		.present = 1ULL << VSB_A_DEV_NAME | 1ULL << VSB_A_STATUS |
+			   1ULL << VSB_A_MAC | 1ULL << VSB_A_RX_MODES |
+			   1ULL << VSB_A_VLANS | 1ULL << VSB_A_PAIRS |
+			   1ULL << VSB_A_MAX_PAIRS | 1ULL << VSB_A_OFFLOADS,
+		.name = "vdpa0",
+		.status = 0xf,
+		.mac = { 2, 0, 0, 0, 0, 1 },
+		.rx_modes = 1u << VIRTIO_NET_CTRL_RX_PROMISC,
+		.uni = { .n = 1, .addr = { { 2, 0, 0, 0xaa, 0, 1 } } },
+		.multi = { .overflow = true },
+		.vlans = { 0x8e },
+		.pairs = 1,
+		.max_pairs = 1,
+		.offloads = 1ULL << VIRTIO_NET_F_GUEST_CSUM,
+	};
+
+	(void)c;
+	if (name && !is_vsb(name))
+		return -ENODEV;
+	return cb(&st, data);
+}
+
+int vsb_client_stats_get(struct vdpa_client *c, const char *name,
+			 vsb_stats_cb cb, void *data)
+{
+	struct vsb_stats stats = {
+		.present = 1ULL << VSB_A_DEV_NAME | 1ULL << VSB_A_STATS,
+		.name = "vdpa0",
+		.stat_present = 1ULL << VSB_STAT_COMMANDS |
+				1ULL << VSB_STAT_BATCHES,
+		.has_hist = { true, true, true },
+	};
+
+	(void)c;
+	if (!is_vsb(name))
+		return -ENODEV;
+	stats.stat[VSB_STAT_COMMANDS] = 30;
+	stats.stat[VSB_STAT_BATCHES] = 1;
+	stats.hist[VSB_HIST_ID_CMDS_PER_BATCH][5] = 1; /* [16, 32) */
+	stats.hist[VSB_HIST_ID_CMD_NS][8] = 20; /* [128, 256) ns */
+	stats.hist[VSB_HIST_ID_CMD_NS][10] = 10;
+	stats.hist[VSB_HIST_ID_KICK_NS][31] = 1;
+	return cb(&stats, data);
+}
+
+int vsb_client_dev_set(struct vdpa_client *c, const char *name,
+		       bool has_completion, uint8_t completion,
+		       bool has_batch_limit, uint32_t batch_limit)
+{
+	(void)c;
+	(void)has_completion;
+	(void)has_batch_limit;
+	(void)batch_limit;
+	if (name && !strcmp(name, "vdpa3"))
+		return -EPERM;
+	if (!is_vsb(name))
+		return -ENODEV;
+	return completion <= VSB_COMPLETION_MODE_BATCH ? 0 : -EINVAL;
+}
+
+int vsb_client_stats_reset(struct vdpa_client *c, const char *name)
+{
+	(void)c;
+	if (name && !strcmp(name, "vdpa3"))
+		return -EPERM;
+	return is_vsb(name) ? 0 : -ENODEV;
+}
+
 struct load_session {
 	char name[16];
+	struct cvq_cmd *cmds; /* MAC_ADDR_SET 02:00:00:00:00:(i + 1) */
 	struct load_config cfg;
 	struct load_info info;
 	struct load_counters counters;
@@ -167,6 +270,7 @@ int load_session_open(struct load_session **session, const char *devname,
 		      int verbose)
 {
 	struct load_session *s;
+	unsigned int i;
 
 	(void)chardev;
 	(void)verbose;
@@ -175,6 +279,21 @@ int load_session_open(struct load_session **session, const char *devname,
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	s->cmds = calloc(cfg->count, sizeof(*s->cmds));
+	if (!s->cmds) {
+		free(s);
+		return -ENOMEM;
+	}
+	for (i = 0; i < cfg->count; i++) {
+		const uint8_t mac[MAC_LEN] = { 2,
+					       0,
+					       0,
+					       (uint8_t)(i >> 16),
+					       (uint8_t)(i >> 8),
+					       (uint8_t)(i + 1) };
+
+		cvq_cmd_mac_addr_set(&s->cmds[i], mac);
+	}
 	snprintf(s->name, sizeof(s->name), "%s", devname);
 	s->cfg = *cfg;
 	s->info = (struct load_info){
@@ -201,24 +320,39 @@ const struct load_counters *load_session_counters(const struct load_session *s)
 	return &s->counters;
 }
 
+const struct cvq_cmd *load_session_commands(const struct load_session *s)
+{
+	return s->cmds;
+}
+
 int load_session_run(struct load_session *s, enum load_mode mode,
 		     uint64_t *elapsed_ns)
 {
+	return load_session_run_some(s, mode, NULL, s->cfg.count, elapsed_ns);
+}
+
+int load_session_run_some(struct load_session *s, enum load_mode mode,
+			  const unsigned int *order, unsigned int n,
+			  uint64_t *elapsed_ns)
+{
+	(void)order;
 	if (!strcmp(s->name, "vdpa2")) {
 		pr_err("%s: load 1, command 1 (MAC_ADDR_SET): device acked ERR (1)",
 		       s->name);
 		return -EIO;
 	}
 	/* Parallel is a third faster, so speed-ups are easy to check. */
-	*elapsed_ns = (uint64_t)s->cfg.count *
-		      (mode == LOAD_MODE_SERIAL ? 4000 : 3000);
+	*elapsed_ns = (uint64_t)n * (mode == LOAD_MODE_SERIAL ? 4000 : 3000);
 	s->counters.loads++;
-	s->counters.commands += s->cfg.count;
-	fake_commands_done += s->cfg.count;
+	s->counters.commands += n;
+	fake_commands_done += n;
 	return 0;
 }
 
 void load_session_close(struct load_session *s)
 {
+	if (!s)
+		return;
+	free(s->cmds);
 	free(s);
 }

@@ -138,6 +138,26 @@ static const struct cli_case cases[] = {
 	{ CMD_OK, "dev config show" },
 	{ CMD_OK, "dev config show vdpa0" },
 	{ CMD_FAIL, "dev config show vdpa9" },
+	/* dev set, dev state: vdpa0 is the only vdpa_sim_batch device */
+	{ CMD_OK, "dev set help" },
+	{ CMD_OK, "dev state help" },
+	{ CMD_USAGE, "dev set" },
+	{ CMD_USAGE, "dev set vdpa0" },
+	{ CMD_USAGE, "dev set vdpa0 completion sometimes" },
+	{ CMD_USAGE, "dev set vdpa0 batch-limit x" },
+	{ CMD_USAGE, "dev set vdpa0 batch-limit 4294967296" },
+	{ CMD_USAGE, "dev set vdpa0 color red" },
+	{ CMD_OK, "dev set vdpa0 completion batch batch-limit 8" },
+	{ CMD_OK, "dev set vdpa0 batch-limit 0" },
+	{ CMD_OK, "dev set vdpa0 comp imm" },
+	{ CMD_FAIL, "dev set vdpa2 completion batch" }, /* not the module's */
+	{ CMD_FAIL, "dev set vdpa3 completion batch" }, /* EPERM */
+	{ CMD_OK, "dev state" },
+	{ CMD_OK, "dev state vdpa0" },
+	{ CMD_OK, "-j dev state vdpa0" },
+	{ CMD_OK, "dev state vdpa2" }, /* a note: not offered */
+	{ CMD_FAIL, "dev state vdpa9" },
+	{ CMD_USAGE, "dev state vdpa0 vdpa2" },
 	/* mgmtdev */
 	{ CMD_OK, "mgmtdev" },
 	{ CMD_OK, "mgmtdev show" },
@@ -153,6 +173,17 @@ static const struct cli_case cases[] = {
 	{ CMD_USAGE, "stats vdpa0 frob 1" },
 	{ CMD_FAIL, "stats vdpa9" },
 	{ CMD_FAIL, "stats vdpa3" }, /* features not negotiated */
+	{ CMD_OK, "stats vdpa0 --reset" },
+	{ CMD_OK, "stats vdpa0 qidx 2 --reset" },
+	{ CMD_OK, "-j stats vdpa0" },
+	{ CMD_OK, "stats vdpa2 --reset" }, /* a note: not offered */
+	{ CMD_FAIL, "stats vdpa3 --reset" }, /* EPERM */
+	{ CMD_USAGE, "stats vdpa0 --rest" },
+	/* load: skip-unchanged and trace */
+	{ CMD_OK, "load --count 30 --rounds 3 --dev vdpa0 --skip-unchanged" },
+	{ CMD_OK, "load --count 30 --rounds 3 --dev vdpa0 --skip --trace" },
+	{ CMD_OK, "-j load --count 1 --rounds 3 --dev vdpa0 --skip-unchanged" },
+	{ CMD_USAGE, "load --count 3 --dev vdpa0 --trace=yes" },
 };
 
 static int setup(void **state)
@@ -315,8 +346,8 @@ static void iproute2_shaped_output(void **state)
 	assert_string_equal(out, "vdpa0: mac 02:00:00:00:00:1e link up "
 				 "link_announce false mtu 1500 \n");
 	free(out);
-	assert_int_equal(run_cli(*state, "stats vdpa0", &out), CMD_OK);
-	assert_string_equal(out, "vdpa0: queue_type control_vq cvq requests 0 "
+	assert_int_equal(run_cli(*state, "stats vdpa2", &out), CMD_OK);
+	assert_string_equal(out, "vdpa2: queue_type control_vq cvq requests 0 "
 				 "cvq successes 0 \n");
 	free(out);
 	assert_int_equal(run_cli(*state, "mgmtdev show", &out), CMD_OK);
@@ -328,6 +359,90 @@ static void iproute2_shaped_output(void **state)
 	free(out);
 }
 
+static void module_state_and_stats(void **state)
+{
+	char *out;
+
+	assert_int_equal(run_cli(*state, "-j dev state vdpa0", &out), CMD_OK);
+	expect_contains(out, "{\"state\":{\"vdpa0\":{\"completion\":"
+			     "\"batch\",\"batch_limit\":0,\"status\":15,"
+			     "\"status_bits\":[\"ACKNOWLEDGE\",\"DRIVER\","
+			     "\"FEATURES_OK\",\"DRIVER_OK\"],"
+			     "\"mac\":\"02:00:00:00:00:01\","
+			     "\"rx_modes\":[\"promisc\"],"
+			     "\"uni_macs\":[\"02:00:00:aa:00:01\"],"
+			     "\"uni_overflow\":false,\"multi_macs\":[],"
+			     "\"multi_overflow\":true,\"vlans\":[1,2,3,7],"
+			     "\"pairs\":1,\"max_pairs\":1,"
+			     "\"offloads\":[\"GUEST_CSUM\"]}}}\n");
+	free(out);
+	assert_int_equal(run_cli(*state, "dev state vdpa0", &out), CMD_OK);
+	expect_contains(out, "vdpa0: completion batch batch_limit 0 status "
+			     "0x0f ACKNOWLEDGE DRIVER FEATURES_OK DRIVER_OK\n"
+			     "  mac 02:00:00:00:00:01 rx_modes promisc\n"
+			     "  uni_macs 02:00:00:aa:00:01 overflow false\n"
+			     "  multi_macs overflow true\n"
+			     "  vlans 4: 1-3 7\n  pairs 1 max_pairs 1\n"
+			     "  offloads GUEST_CSUM\n");
+	free(out);
+	assert_int_equal(run_cli(*state, "stats vdpa0", &out), CMD_OK);
+	expect_contains(out, "vdpa0: module commands 30 batches 1 \n"
+			     "  cmds_per_batch total 1\n"
+			     "    [16, 32)                                1 "
+			     "########################################\n"
+			     "  cmd_ns total 30\n"
+			     "    [128, 256) ns                          20 "
+			     "########################################\n"
+			     "    [256, 512) ns                           0 \n"
+			     "    [512, 1024) ns                         10 "
+			     "####################\n"
+			     "  kick_ns total 1\n"
+			     "    [1073741824, inf) ns                    1 ");
+	free(out);
+	assert_int_equal(run_cli(*state, "-j stats vdpa0", &out), CMD_OK);
+	expect_contains(out, "\"module\":{\"vdpa0\":{\"counters\":"
+			     "{\"commands\":30,\"batches\":1},"
+			     "\"histograms\":{\"cmds_per_batch\":"
+			     "{\"unit\":\"commands\",\"total\":1,"
+			     "\"lower_bounds\":[0,1,2,4,8,16,32,");
+	expect_contains(out, ",1073741824],\"counts\":[0,0,0,0,0,1,0,");
+	expect_contains(out, "{\"vstats\":{\"vdpa0\":{\"queue_type\"");
+	free(out);
+}
+
+static void load_skips_unchanged_state(void **state)
+{
+	char *out;
+
+	/* Load 1 skips the MAC already set; later loads change it twice. */
+	assert_int_equal(run_cli(*state,
+				 "-j load --count 2 --rounds 3 --dev vdpa0 "
+				 "--skip-unchanged",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "\"total_commands\":5,");
+	expect_contains(out, "\"skip_unchanged\":{\"source\":\"state\","
+			     "\"sent\":5,\"skipped\":1,\"skipped_per_load\":"
+			     "{\"first\":1,\"min\":0,\"max\":1},"
+			     "\"empty_loads\":0,\"timed_loads\":3}");
+	expect_contains(out, "\"state\":{\"status\":15,");
+	free(out);
+	/* Nothing to send: no load is run or timed. */
+	assert_int_equal(run_cli(*state,
+				 "load --count 1 --rounds 3 --dev vdpa0 "
+				 "--skip-unchanged",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "total_commands 0 total_us 0.000");
+	expect_contains(out, "skip_unchanged source state sent 0 skipped 3");
+	expect_contains(out, "empty_loads 3 (nothing to send: not run, not "
+			     "timed) timed_loads 0");
+	expect_contains(out, "\n  state mac 02:00:00:00:00:01 rx_modes promisc"
+			     " uni 1 multi 0+overflow vlans 4 pairs 1/1"
+			     " offloads 0x2");
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +450,8 @@ int main(void)
 		cmocka_unit_test(load_reports_timings_and_counters),
 		cmocka_unit_test(compare_table_csv_and_json),
 		cmocka_unit_test(iproute2_shaped_output),
+		cmocka_unit_test(module_state_and_stats),
+		cmocka_unit_test(load_skips_unchanged_state),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, setup, teardown);

@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# vdpa_sim_batch's netlink family refuses malformed and unprivileged
+# requests with the right errno and an extended-ack message (sent by hand
+# with vsbnl), vdpactl-batch prints that message, and STATE_GET dumps stay
+# whole while devices are deleted and added under them.
+. tests/lib/tap.sh
+. tests/vm/lib/testbed.sh
+
+# refused DESC ERRNO MESSAGE VSBNL-ARGS...: vsbnl gets ERRNO and an extack
+# message containing MESSAGE.
+refused() {
+	_desc=$1
+	_errno=$2
+	_msg=$3
+	shift 3
+	_out=$(vsbnl "$@")
+	case $_out in
+	"error errno=$_errno "*"msg="*"$_msg"*)
+		tap_result 0 "$_desc"
+		;;
+	*)
+		tap_result 1 "$_desc"
+		tap_diag "vsbnl $*" "got:  $_out" \
+			"want: errno=$_errno, a message with \"$_msg\""
+		;;
+	esac
+}
+
+tap_plan 17
+tb_load_batch
+tb_load_stock
+tb_dev_add b0 vdpasim_batch vhost_vdpa
+tb_dev_add stock0 vdpasim_net vhost_vdpa
+
+tap_is "$(vsbnl dev-get str:name=b0)" "ok replies=1" \
+	"a well-formed request is answered"
+refused "DEV_SET without a device name" EINVAL "name" \
+	dev-set u8:completion=1
+refused "STATE_GET without a name and without NLM_F_DUMP" EINVAL "name" \
+	state-get
+refused "an unknown device" ENODEV "no vdpa_sim_batch device" \
+	state-get str:name=nosuch
+refused "a stock vdpa_sim_net device is not the module's" ENODEV \
+	"no vdpa_sim_batch device" stats-get str:name=stock0
+refused "a u32 where the completion u8 belongs" EINVAL \
+	"invalid attribute length" dev-set str:name=b0 u32:completion=1
+refused "a u8 where the batch limit u32 belongs" EINVAL \
+	"invalid attribute length" dev-set str:name=b0 u8:batch-limit=1
+refused "a 64-byte device name" ERANGE "policy validation" \
+	state-get strn:name=64
+refused "an unknown completion mode" ERANGE "out of range" \
+	dev-set str:name=b0 u8:completion=2
+refused "an attribute type beyond the family's" EINVAL \
+	"Unknown attribute type" dev-get str:name=b0 u32:200=1
+refused "an attribute the command does not take" EINVAL "Unsupported" \
+	dev-get str:name=b0 u8:completion=1
+refused "DEV_SET without CAP_NET_ADMIN" EPERM "CAP_NET_ADMIN" \
+	--drop-cap dev-set str:name=b0 u8:completion=0
+refused "STATS_RESET without CAP_NET_ADMIN" EPERM "CAP_NET_ADMIN" \
+	--drop-cap stats-reset str:name=b0
+tap_is "$(vsbnl --drop-cap state-get str:name=b0)" "ok replies=1" \
+	"reading needs no privilege"
+tap_ok "vdpactl-batch prints the kernel's message" sh -c \
+	'vdpactl-batch dev set nosuch completion batch 2>&1 >/dev/null |
+	grep -q "^vdpactl-batch: dev set nosuch: No such device: no vdpa_sim_batch device of this name$"'
+
+# Four devices; three are deleted and re-added in the background while
+# STATE_GET dumps run. Every dump must end cleanly; the kernel log is
+# checked for warnings by the harness.
+for d in b1 b2 b3; do
+	tb_dev_add "$d" vdpasim_batch vhost_vdpa
+done
+tap_is "$(vsbnl --dump state-get)" "ok replies=4" "a dump of four devices"
+(
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		for d in b1 b2 b3; do
+			vdpa dev del "$d"
+			vdpa dev add name "$d" mgmtdev vdpasim_batch
+		done
+		[ "$i" = 10 ] && vdpa dev del b3
+	done
+) &
+churn=$!
+bad=0
+dumps=0
+while kill -0 "$churn" 2>/dev/null || [ "$dumps" -lt 20 ]; do
+	out=$(vsbnl --dump state-get)
+	dumps=$((dumps + 1))
+	case $out in
+	"ok replies="[1-4]) ;;
+	*)
+		bad=$((bad + 1))
+		tap_diag "dump $dumps: $out"
+		;;
+	esac
+	vdpactl-batch -j dev state >/dev/null || bad=$((bad + 1))
+done
+wait "$churn"
+tap_is "$bad" 0 "$dumps STATE_GET dumps during deletions all completed"
+tap_done
