@@ -49,8 +49,10 @@ static struct vsb_dev *vsb_genl_find(struct genl_info *info)
 	struct vsb_dev *vsb;
 
 	lockdep_assert_held(&vsb_devices_lock);
-	if (GENL_REQ_ATTR_CHECK(info, VSB_A_DEV_NAME))
+	if (GENL_REQ_ATTR_CHECK(info, VSB_A_DEV_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "a device name is required");
 		return ERR_PTR(-EINVAL);
+	}
 	list_for_each_entry(vsb, &vsb_devices, node)
 		if (!nla_strcmp(name, dev_name(&vsb->vdpa.dev)))
 			return vsb;
