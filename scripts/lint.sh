@@ -53,9 +53,9 @@ clang_format() {
 mapfile -t kernel_c < <(git ls-files --cached --others --exclude-standard \
 	'kmod/*.[ch]' 'tests/kmod/*.[ch]')
 mapfile -t tool_c < <(git ls-files --cached --others --exclude-standard \
-	'tools/*.[ch]' 'tests/unit/*.[ch]' 'tests/tools/*.[ch]')
+	'tools/*.[ch]' 'tests/unit/*.[ch]' 'tests/tools/*.[ch]' 'tests/fuzz/*.[ch]')
 mapfile -t shell < <(git ls-files --cached --others --exclude-standard \
-	'*.sh' '*.t' tests/run-test .ci/run)
+	'*.sh' '*.t' tests/run-test .ci/run contrib/bash-completion/vdpactl-batch)
 
 step "W=1 + sparse (kmod)" kbuild_checked kmod .
 step "W=1 + sparse (tests/kmod)" kbuild_checked testmod tests/kmod

@@ -24,6 +24,8 @@ PACKAGES=(
 	build-essential make pkg-config libmnl-dev libcmocka-dev
 	qemu-system-x86 busybox-static cpio xz-utils zstd kmod
 	iproute2 ethtool jq sparse perl shellcheck clang-format
+	clang libclang-rt-dev dkms python3-docutils bash-completion
+	groff-base man-db
 )
 
 [ "$(id -u)" = 0 ] || die "must run as root (it installs Debian packages)"

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fuzz_cvq: control commands (kmod/vsb_cvq.c) as the module runs them,
+ * popped from a control queue (tests/unit/kmod/fake_cvq.c) and handled
+ * with vsb_cvq_handle(): fuzzed negotiated features, a fuzzed reachable
+ * starting state, then a few commands of any bytes, split over any
+ * number of readable and writable buffers, with unreadable command
+ * buffers, a read-only ack and a driver racing the device.
+ *
+ * Invariants, each an abort:
+ *   - no access out of bounds, no undefined behaviour (ASan, UBSan);
+ *   - a framing fault, or an ERR ack, leaves struct vsb_net_ctrl
+ *     byte-identical, reports no change and (a fault) writes nothing;
+ *   - the fault is the one the framing calls for: no header, no ack
+ *     byte, unreadable command, unwritable ack;
+ *   - an answer has used length 1 and is in the first writable byte;
+ *   - the ack and the new state are the ones the spec gives (a model
+ *     below, written from the virtio-net "Control Virtqueue" section);
+ *   - the changed flags name exactly the parts that changed, and an OK
+ *     that changed nothing is redundant (but for announce acks);
+ *   - the state stays in bounds: 1 <= pairs <= max_pairs, MAC tables of
+ *     at most 64 entries together and none when overflowed, only
+ *     negotiated offloads.
+ */
+
+#include "unit.h"
+
+#include "fake_cvq.h"
+#include "fuzz_check.h"
+#include "fuzz_input.h"
+#include "fuzz_mem.h"
+
+#define CMDS_MAX 8
+/* Command bytes: a full MAC table (2 + 4 + 4 + 64 * 6) and more. */
+#define CMD_MAX 1024
+#define OUT_MAX 4
+#define IN_MAX 3
+#define MAX_PAIRS 8
+
+struct cvq_fuzz {
+	struct fuzz_input in;
+	struct fmem *m;
+	struct fuzz_mem fm;
+	struct fcvq f;
+	struct vsb_net_ctrl before;
+	struct vsb_net_ctrl want;
+	u8 cmd[CMD_MAX];
+};
+
+/* ---- the model ---- */
+
+static u32 get_le32(const u8 *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
+}
+
+static bool model_has(const struct cvq_fuzz *z, unsigned int bit)
+{
+	return z->f.features & FEATURE(bit);
+}
+
+/* One MAC_TABLE_SET list at *off; false if it does not fit the data. */
+static bool model_mac_list(const u8 *data, u32 len, u32 *off, u32 room,
+			   struct vsb_mac_table *table)
+{
+	u64 n;
+
+	if (len - *off < 4)
+		return false;
+	n = get_le32(data + *off);
+	if (n * VSB_ETH_ALEN > len - *off - 4)
+		return false;
+	table->overflow = n > room;
+	table->count = table->overflow ? 0 : n;
+	memcpy(table->addr, data + *off + 4, table->count * VSB_ETH_ALEN);
+	*off += 4 + n * VSB_ETH_ALEN;
+	return true;
+}
+
+static u8 model_mac(struct cvq_fuzz *z, u8 cmd, const u8 *data, u32 len)
+{
+	struct vsb_net_ctrl *w = &z->want;
+	u32 off = 0;
+
+	if (cmd == VIRTIO_NET_CTRL_MAC_ADDR_SET) {
+		if (!model_has(z, VIRTIO_NET_F_CTRL_MAC_ADDR) ||
+		    len != VSB_ETH_ALEN)
+			return VIRTIO_NET_ERR;
+		memcpy(w->mac, data, VSB_ETH_ALEN);
+		return VIRTIO_NET_OK;
+	}
+	if (cmd != VIRTIO_NET_CTRL_MAC_TABLE_SET ||
+	    !model_has(z, VIRTIO_NET_F_CTRL_RX) ||
+	    !model_mac_list(data, len, &off, VSB_MAC_TABLE_ENTRIES, &w->uni) ||
+	    !model_mac_list(data, len, &off,
+			    VSB_MAC_TABLE_ENTRIES - w->uni.count, &w->multi) ||
+	    off != len)
+		return VIRTIO_NET_ERR;
+	return VIRTIO_NET_OK;
+}
+
+static u8 model_rx(struct cvq_fuzz *z, u8 cmd, const u8 *data, u32 len)
+{
+	bool *modes[] = {
+		&z->want.promisc, &z->want.allmulti, &z->want.alluni,
+		&z->want.nomulti, &z->want.nouni,    &z->want.nobcast
+	};
+
+	if (!model_has(z, VIRTIO_NET_F_CTRL_RX) || len != 1 || data[0] > 1 ||
+	    cmd >= sizeof(modes) / sizeof(modes[0]) ||
+	    (cmd > VIRTIO_NET_CTRL_RX_ALLMULTI &&
+	     !model_has(z, VIRTIO_NET_F_CTRL_RX_EXTRA)))
+		return VIRTIO_NET_ERR;
+	*modes[cmd] = data[0];
+	return VIRTIO_NET_OK;
+}
+
+/* The ack the spec gives for cmd[0, len); z->want is changed for an OK. */
+static u8 model_cmd(struct cvq_fuzz *z, const u8 *cmd, u32 len)
+{
+	struct vsb_net_ctrl *w = &z->want;
+	const u8 *data = cmd + 2;
+	u32 n = len - 2;
+	u16 val16 = n >= 2 ? data[0] | data[1] << 8 : 0;
+	u64 val64 = n >= 8 ? get_le32(data) | (u64)get_le32(data + 4) << 32 : 0;
+
+	switch (cmd[0]) {
+	case VIRTIO_NET_CTRL_RX:
+		return model_rx(z, cmd[1], data, n);
+	case VIRTIO_NET_CTRL_MAC:
+		return model_mac(z, cmd[1], data, n);
+	case VIRTIO_NET_CTRL_VLAN:
+		if (!model_has(z, VIRTIO_NET_F_CTRL_VLAN) || n != 2 ||
+		    cmd[1] > VIRTIO_NET_CTRL_VLAN_DEL || val16 >= VSB_VLAN_IDS)
+			return VIRTIO_NET_ERR;
+		if (cmd[1] == VIRTIO_NET_CTRL_VLAN_ADD)
+			w->vlans[val16 / 64] |= 1ULL << val16 % 64;
+		else
+			w->vlans[val16 / 64] &= ~(1ULL << val16 % 64);
+		return VIRTIO_NET_OK;
+	case VIRTIO_NET_CTRL_ANNOUNCE:
+		if (!model_has(z, VIRTIO_NET_F_GUEST_ANNOUNCE) || n ||
+		    cmd[1] != VIRTIO_NET_CTRL_ANNOUNCE_ACK)
+			return VIRTIO_NET_ERR;
+		w->announce_pending = false;
+		return VIRTIO_NET_OK;
+	case VIRTIO_NET_CTRL_MQ:
+		if (!model_has(z, VIRTIO_NET_F_MQ) || n != 2 ||
+		    cmd[1] != VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET || !val16 ||
+		    val16 > w->max_pairs)
+			return VIRTIO_NET_ERR;
+		w->pairs = val16;
+		return VIRTIO_NET_OK;
+	case VIRTIO_NET_CTRL_GUEST_OFFLOADS:
+		if (!model_has(z, VIRTIO_NET_F_CTRL_GUEST_OFFLOADS) || n != 8 ||
+		    cmd[1] != VIRTIO_NET_CTRL_GUEST_OFFLOADS_SET ||
+		    val64 & ~(z->f.features & FCVQ_GUEST_OFFLOADS))
+			return VIRTIO_NET_ERR;
+		w->offloads = val64;
+		return VIRTIO_NET_OK;
+	default:
+		return VIRTIO_NET_ERR;
+	}
+}
+
+/*
+ * The ack the spec gives for cmd[0, len) in state z->before, and the
+ * state it leaves in z->want: an ERR leaves it as it was.
+ */
+static u8 model(struct cvq_fuzz *z, const u8 *cmd, u32 len)
+{
+	u8 ack;
+
+	z->want = z->before;
+	ack = model_cmd(z, cmd, len);
+	if (ack != VIRTIO_NET_OK)
+		z->want = z->before;
+	return ack;
+}
+
+/* ---- comparing states ---- */
+
+static bool tables_equal(const struct vsb_mac_table *a,
+			 const struct vsb_mac_table *b)
+{
+	return a->count == b->count && a->overflow == b->overflow &&
+	       !memcmp(a->addr, b->addr, a->count * VSB_ETH_ALEN);
+}
+
+static bool filter_equal(const struct vsb_net_ctrl *a,
+			 const struct vsb_net_ctrl *b)
+{
+	return a->promisc == b->promisc && a->allmulti == b->allmulti &&
+	       a->alluni == b->alluni && a->nomulti == b->nomulti &&
+	       a->nouni == b->nouni && a->nobcast == b->nobcast &&
+	       tables_equal(&a->uni, &b->uni) &&
+	       tables_equal(&a->multi, &b->multi) &&
+	       !memcmp(a->vlans, b->vlans, sizeof(a->vlans));
+}
+
+/* The VSB_CTRL_CHANGED_* flags that tell a from b. */
+static u32 ctrl_diff(const struct vsb_net_ctrl *a, const struct vsb_net_ctrl *b)
+{
+	u32 diff = 0;
+
+	if (memcmp(a->mac, b->mac, VSB_ETH_ALEN))
+		diff |= VSB_CTRL_CHANGED_MAC;
+	if (a->announce_pending != b->announce_pending)
+		diff |= VSB_CTRL_CHANGED_STATUS;
+	if (!filter_equal(a, b))
+		diff |= VSB_CTRL_CHANGED_FILTER;
+	if (a->pairs != b->pairs)
+		diff |= VSB_CTRL_CHANGED_PAIRS;
+	if (a->offloads != b->offloads)
+		diff |= VSB_CTRL_CHANGED_OFFLOADS;
+	return diff;
+}
+
+static void check_bounds(const struct cvq_fuzz *z)
+{
+	const struct vsb_net_ctrl *c = &z->f.ctrl;
+
+	FUZZ_CHECK(c->max_pairs == z->before.max_pairs, "max_pairs changed");
+	FUZZ_CHECK(c->pairs >= 1 && c->pairs <= c->max_pairs, "pairs %u of %u",
+		   c->pairs, c->max_pairs);
+	FUZZ_CHECK(c->uni.count + c->multi.count <= VSB_MAC_TABLE_ENTRIES,
+		   "MAC tables hold %u + %u", c->uni.count, c->multi.count);
+	FUZZ_CHECK(!(c->uni.overflow && c->uni.count) &&
+			   !(c->multi.overflow && c->multi.count),
+		   "overflowed table with entries");
+	FUZZ_CHECK(!(c->offloads & ~(z->f.features & FCVQ_GUEST_OFFLOADS)),
+		   "offloads %#llx not negotiated",
+		   (unsigned long long)c->offloads);
+}
+
+/* ---- set-up ---- */
+
+static void fill_table(struct cvq_fuzz *z, struct vsb_mac_table *t, u32 room)
+{
+	u8 sel = fin_u8(&z->in), x = fin_u8(&z->in);
+	u32 i, j;
+
+	t->overflow = sel & 0x80;
+	t->count = t->overflow ? 0 : sel % (room + 1);
+	for (i = 0; i < t->count; i++)
+		for (j = 0; j < VSB_ETH_ALEN; j++)
+			t->addr[i][j] = x * (i + 1) + j;
+}
+
+/* Features, the device, and a state commands could have left. */
+static void setup(struct cvq_fuzz *z)
+{
+	struct vsb_net_ctrl *c = &z->f.ctrl;
+	u64 features = fin_u64(&z->in);
+	u16 max_pairs = 1 + fin_below(&z->in, MAX_PAIRS);
+	u8 mac[VSB_ETH_ALEN], modes;
+	unsigned int i, words;
+
+	fin_bytes(&z->in, mac, sizeof(mac));
+	fcvq_init(&z->f, z->m, features, mac, max_pairs);
+	z->f.q.ring.mem = z->fm.mem;
+	modes = fin_u8(&z->in);
+	if (!(modes & 0x80))
+		return; /* just after reset */
+	c->promisc = modes & 1;
+	c->allmulti = modes & 2;
+	c->alluni = modes & 4;
+	c->nomulti = modes & 8;
+	c->nouni = modes & 16;
+	c->nobcast = modes & 32;
+	c->announce_pending = modes & 64;
+	c->pairs = 1 + fin_below(&z->in, max_pairs);
+	fill_table(z, &c->uni, VSB_MAC_TABLE_ENTRIES);
+	fill_table(z, &c->multi, VSB_MAC_TABLE_ENTRIES - c->uni.count);
+	words = fin_below(&z->in, 4);
+	for (i = 0; i < words; i++)
+		c->vlans[fin_below(&z->in, VSB_VLAN_IDS / 64)] =
+			fin_u64(&z->in);
+	c->offloads = fin_u64(&z->in) & features & FCVQ_GUEST_OFFLOADS;
+}
+
+/* ---- one command ---- */
+
+struct cvq_cmd {
+	u32 len;
+	u32 out[OUT_MAX];
+	u32 in[IN_MAX];
+	unsigned int nr_out;
+	unsigned int nr_in;
+	unsigned int in_perm;
+	bool unreadable;
+	u64 ack_addr; /* first writable byte, 0 if none */
+};
+
+static void read_cmd(struct cvq_fuzz *z, struct cvq_cmd *c)
+{
+	u8 shape = fin_u8(&z->in);
+	u32 left;
+	unsigned int i;
+
+	c->nr_out = shape % (OUT_MAX + 1);
+	c->nr_in = shape / (OUT_MAX + 1) % (IN_MAX + 1);
+	c->in_perm = shape & 0x40 ? FMEM_RO : FMEM_RW;
+	c->unreadable = (shape & 0xa0) == 0xa0;
+	c->len = c->nr_out ? fin_below(&z->in, CMD_MAX + 1) : 0;
+	fin_bytes(&z->in, z->cmd, c->len);
+	for (i = 0, left = c->len; i < c->nr_out; i++) {
+		c->out[i] = i + 1 < c->nr_out ? fin_below(&z->in, left + 1) :
+						left;
+		left -= c->out[i];
+	}
+	/* A chain has at least one buffer. */
+	if (!c->nr_out && !c->nr_in)
+		c->nr_in = 1;
+	for (i = 0; i < c->nr_in; i++)
+		c->in[i] = fin_below(&z->in, 4);
+}
+
+/* The framing fault the command calls for, or NONE. */
+static enum vsb_fault want_fault(const struct cvq_cmd *c)
+{
+	if (c->len < 2)
+		return VSB_FAULT_CVQ_HEADER;
+	if (!c->ack_addr)
+		return VSB_FAULT_CVQ_NO_ACK;
+	if (c->unreadable || c->in_perm == FMEM_RO)
+		return VSB_FAULT_BUFFER_ACCESS;
+	return VSB_FAULT_NONE;
+}
+
+/* fake_cvq lays writable buffers FCVQ_GAP apart from the region's start. */
+static u64 first_writable_byte(const struct cvq_fuzz *z,
+			       const struct cvq_cmd *c)
+{
+	u64 at;
+	unsigned int i;
+
+	if (z->f.in_rgn < 0)
+		return 0;
+	at = z->m->regions[z->f.in_rgn].addr;
+	for (i = 0; i < c->nr_in; at += c->in[i] + FCVQ_GAP, i++)
+		if (c->in[i])
+			return at;
+	return 0;
+}
+
+static void check_answer(struct cvq_fuzz *z, const struct cvq_cmd *c,
+			 bool raced)
+{
+	const struct vsb_cvq_result *res = &z->f.res;
+	const struct vsb_net_ctrl *now = &z->f.ctrl;
+	u8 ack_byte = c->ack_addr ? *(u8 *)fmem_ptr(z->m, c->ack_addr, 1) : 0;
+	u8 want;
+
+	FUZZ_CHECK(res->fault == want_fault(c), "fault \"%s\", want \"%s\"",
+		   vsb_fault_name(res->fault), vsb_fault_name(want_fault(c)));
+	if (res->fault || res->ack != VIRTIO_NET_OK) {
+		FUZZ_CHECK(!memcmp(now, &z->before, sizeof(*now)),
+			   "state changed by %s",
+			   res->fault ? "a fault" : "an ERR");
+		FUZZ_CHECK(!res->changed && !res->redundant,
+			   "changed %#x redundant %d without an OK",
+			   res->changed, res->redundant);
+	}
+	if (res->fault) {
+		/* Only the write of the ack can have been tried, and failed. */
+		FUZZ_CHECK(!res->used_len && z->fm.nr_writes <= 1 &&
+				   (raced || !c->ack_addr ||
+				    ack_byte == FCVQ_ACK_PRESET),
+			   "fault with used len %u, %u writes, ack byte %#x",
+			   res->used_len, z->fm.nr_writes, ack_byte);
+		return;
+	}
+	FUZZ_CHECK(res->used_len == 1 && z->fm.nr_writes == 1,
+		   "answer with used len %u, %u writes", res->used_len,
+		   z->fm.nr_writes);
+	FUZZ_CHECK(res->ack == VIRTIO_NET_OK || res->ack == VIRTIO_NET_ERR,
+		   "ack %u", res->ack);
+	FUZZ_CHECK(z->fm.log[0].addr == c->ack_addr &&
+			   (raced || ack_byte == res->ack),
+		   "ack %u written at %#llx, byte there %u", res->ack,
+		   (unsigned long long)z->fm.log[0].addr, ack_byte);
+	if (res->ack == VIRTIO_NET_OK) {
+		FUZZ_CHECK(res->changed == ctrl_diff(&z->before, now),
+			   "changed %#x, state differs in %#x", res->changed,
+			   ctrl_diff(&z->before, now));
+		FUZZ_CHECK(res->redundant ==
+				   (!res->changed &&
+				    res->class != VIRTIO_NET_CTRL_ANNOUNCE),
+			   "redundant %d, changed %#x", res->redundant,
+			   res->changed);
+	}
+	/* The bytes the model reads are those the device read. */
+	if (raced)
+		return;
+	FUZZ_CHECK(res->class == z->cmd[0] && res->cmd == z->cmd[1],
+		   "class %u cmd %u reported as %u %u", z->cmd[0], z->cmd[1],
+		   res->class, res->cmd);
+	want = model(z, z->cmd, c->len);
+	FUZZ_CHECK(res->ack == want, "class %u cmd %u len %u: ack %u, want %u",
+		   z->cmd[0], z->cmd[1], c->len, res->ack, want);
+	FUZZ_CHECK(!ctrl_diff(&z->want, now),
+		   "class %u cmd %u: state differs from the model's in %#x",
+		   z->cmd[0], z->cmd[1], ctrl_diff(&z->want, now));
+}
+
+static void run_cmd(struct cvq_fuzz *z)
+{
+	struct fcvq *f = &z->f;
+	struct cvq_cmd c;
+	unsigned int fired;
+	u16 head;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	read_cmd(z, &c);
+	head = fcvq_offer(f, z->cmd, c.len, c.out, c.nr_out, c.in, c.nr_in,
+			  c.in_perm);
+	if (c.unreadable && f->out_rgn >= 0)
+		fmem_unmap(z->m, f->out_rgn);
+	c.ack_addr = first_writable_byte(z, &c);
+
+	ret = vsb_ring_pop(&f->q.ring, &f->q.chain);
+	FUZZ_CHECK(ret == 1 && f->q.chain.head == head,
+		   "pop %d head %u of a well-formed chain at %u (%s)", ret,
+		   f->q.chain.head, head, vsb_fault_name(f->q.ring.fault));
+	z->before = f->ctrl;
+	memset(&f->res, 0x5a, sizeof(f->res));
+	/* The driver may race the command's reads and its ack. */
+	if (fin_u8(&z->in) & 1)
+		fmw_add_race(&z->fm, &z->in);
+	fired = z->fm.races_fired;
+	fmw_clear_log(&z->fm);
+	vsb_cvq_handle(&f->q.ring, &f->q.chain, f->features, &f->ctrl,
+		       &f->scratch, &f->res);
+	fmw_cancel_races(&z->fm);
+	check_answer(z, &c, fired != z->fm.races_fired);
+	check_bounds(z);
+	FUZZ_CHECK(!vsb_ring_push(&f->q.ring, head, f->res.used_len) &&
+			   !vsb_ring_publish(&f->q.ring),
+		   "completing the command failed (%s)",
+		   vsb_fault_name(f->q.ring.fault));
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	struct cvq_fuzz *z = calloc(1, sizeof(*z));
+	unsigned int i;
+
+	FUZZ_CHECK(z, "out of memory");
+	fin_init(&z->in, data, size);
+	z->m = fmem_new();
+	fmw_init(&z->fm, z->m);
+	setup(z);
+	z->before = z->f.ctrl;
+	check_bounds(z);
+	for (i = 0; i < CMDS_MAX && !fin_empty(&z->in); i++)
+		run_cmd(z);
+	fcvq_fini(&z->f);
+	fmem_free(z->m);
+	free(z);
+	return 0;
+}

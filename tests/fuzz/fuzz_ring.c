@@ -1,0 +1,706 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fuzz_ring: the split-ring engine (kmod/vsb_ring.c) served the way the
+ * module serves a queue (kmod/vsb_run.c: pop, read and write the chain,
+ * push, publish, notify, re-arm kicks), against a driver that does
+ * whatever the input says: chains direct and indirect with any addresses,
+ * lengths, flags and links, raw avail entries and indices, an IOTLB with
+ * holes, overlaps and read-only ranges, ring addresses in or out of
+ * memory, any queue size, EVENT_IDX and INDIRECT on or off, and writes
+ * racing the device.
+ *
+ * Invariants, each an abort:
+ *   - no access out of bounds, no undefined behaviour (ASan, UBSan);
+ *   - a pop writes nothing; push and publish write the used entries
+ *     pushed, in order, at their ring positions, then the used index;
+ *     re-arming kicks writes avail_event only, and only with EVENT_IDX;
+ *     a chain write stays inside the chain's writable buffers;
+ *   - a chain taken is well formed: head in the table, at most the queue
+ *     size buffers, lengths that add up, readable before writable;
+ *   - every chain taken from the avail ring is completed by the end of
+ *     the round, unless writing the used ring itself failed;
+ *   - the used index follows the chains taken: it never passes the avail
+ *     index the device read, nor the avail position;
+ *   - the serving loop ends: re-armed kicks that report new buffers are
+ *     followed by a chain or a fault, unless the racing driver changed
+ *     memory in between;
+ *   - a ring set up with a bad size or address reports RING_CONFIG.
+ */
+
+#include <stdlib.h>
+
+#include "fake_driver.h"
+#include "fuzz_check.h"
+#include "fuzz_input.h"
+#include "fuzz_mem.h"
+
+/* Queues of 1 to 2^RING_MAX_LOG2 entries, or any raw size. */
+#define RING_MAX_LOG2 9
+/* The driver's buffers and indirect tables live here. */
+#define DATA_OFF (FMEM_SIZE / 2)
+#define DATA_LEN 0x8000U
+/* Buffers per chain or indirect table the driver lays out. */
+#define CHAIN_MAX 8
+/* Driver operations and IOTLB changes per input. */
+#define OPS_MAX 64
+#define MAPS_MAX 8
+/* Most bytes one chain read or write moves. */
+#define COPY_MAX 0x10000U
+/* Used entries remembered: more than are ever staged unwritten. */
+#define SHADOW 64
+
+enum ring_layout {
+	LAYOUT_FAKE_DRIVER, /* fdrv_init(): each part mapped as a driver would */
+	LAYOUT_IN_MEMORY, /* anywhere in memory, mapped by the input only */
+	LAYOUT_RAW, /* any 64-bit addresses: the driver cannot reach them */
+	LAYOUT_COUNT
+};
+
+struct ring_fuzz {
+	struct fuzz_input in;
+	struct fmem *m;
+	struct fuzz_mem fm;
+	/* The driver; its ring fields are valid unless layout is RAW. */
+	struct fdrv drv;
+	enum ring_layout layout;
+	struct vsb_ring ring;
+	struct vsb_chain chain;
+	u64 data;
+	u32 batch_limit; /* chains per round, as the module's batch_limit */
+	bool immediate; /* publish each chain, as completion=immediate */
+	/* Since the ring was last based: its start, chains taken, pushed. */
+	u16 base;
+	u64 taken;
+	u64 done;
+	/* Used entries the device wrote so far, and all pushed ones. */
+	u64 flushed;
+	struct vsb_used_elem shadow[SHADOW];
+	/* This round, the used ring refused a write: nothing completes. */
+	bool used_write_failed;
+	u8 copy[COPY_MAX];
+};
+
+static u16 ring_num(struct ring_fuzz *f)
+{
+	u8 sel = fin_u8(&f->in);
+
+	if (sel & 0x80)
+		return fin_u16(&f->in);
+	return 1 << (sel % (RING_MAX_LOG2 + 1));
+}
+
+static bool ring_config_ok(u16 num, u64 desc, u64 avail, u64 used)
+{
+	u64 end;
+
+	/* Written from the spec, not from vsb_ring.c, to check it. */
+	if (!num || (num & (num - 1)) || desc % 16 || avail % 2 || used % 4)
+		return false;
+	return !__builtin_add_overflow(desc, 16ULL * num - 1, &end) &&
+	       !__builtin_add_overflow(avail, 2ULL * num + 5, &end) &&
+	       !__builtin_add_overflow(used, 8ULL * num + 5, &end);
+}
+
+/* An address in memory at which size bytes fit, of any alignment. */
+static u64 in_memory_addr(struct ring_fuzz *f, u64 size)
+{
+	return FMEM_BASE + fin_below(&f->in, FMEM_SIZE - size + 1);
+}
+
+/* Lay the rings out where the driver can write them, without fdrv_init. */
+static void layout_in_memory(struct ring_fuzz *f, u16 num, u16 start)
+{
+	struct fdrv *d = &f->drv;
+
+	d->m = f->m;
+	d->num = num;
+	d->desc = in_memory_addr(f, 16ULL * num);
+	d->avail = in_memory_addr(f, 2ULL * num + 6);
+	d->used = in_memory_addr(f, 8ULL * num + 6);
+	d->avail_idx = start;
+	d->last_used = start;
+	fdrv_set_avail_idx(d, start);
+}
+
+static void setup(struct ring_fuzz *f)
+{
+	u16 num = ring_num(f);
+	u8 flags = fin_u8(&f->in);
+	u16 start = fin_u16(&f->in);
+	bool valid_num = num && !(num & (num - 1)) && num <= 1 << RING_MAX_LOG2;
+	u64 desc, avail, used;
+	unsigned int i, maps;
+	u32 max_segs;
+
+	f->layout = (flags >> 3 & 3) % LAYOUT_COUNT;
+	if (!valid_num)
+		f->layout = LAYOUT_RAW;
+	f->ring.event_idx = flags & 1;
+	f->ring.indirect = flags & 2;
+	f->immediate = flags & 4;
+	f->batch_limit = fin_u8(&f->in);
+
+	if (f->layout == LAYOUT_FAKE_DRIVER)
+		fdrv_init(&f->drv, f->m, num, start);
+	else if (f->layout == LAYOUT_IN_MEMORY)
+		layout_in_memory(f, num, start);
+	f->data = FMEM_BASE + DATA_OFF;
+	fmem_map(f->m, f->data, DATA_LEN, FMEM_RW);
+	maps = fin_below(&f->in, MAPS_MAX + 1);
+	for (i = 0; i < maps; i++)
+		fmw_fuzz_map(&f->fm, &f->in);
+
+	if (f->layout == LAYOUT_RAW) {
+		desc = fin_u64(&f->in);
+		avail = fin_u64(&f->in);
+		used = fin_u64(&f->in);
+	} else {
+		desc = f->drv.desc;
+		avail = f->drv.avail;
+		used = f->drv.used;
+	}
+	f->ring.mem = f->fm.mem;
+	f->ring.fault = vsb_ring_setup(&f->ring, num, desc, avail, used, start);
+	FUZZ_CHECK((f->ring.fault == VSB_FAULT_NONE) ==
+			   ring_config_ok(num, desc, avail, used),
+		   "setup num %u desc %#llx avail %#llx used %#llx: %s", num,
+		   (unsigned long long)desc, (unsigned long long)avail,
+		   (unsigned long long)used, vsb_fault_name(f->ring.fault));
+	f->base = start;
+
+	/* The module's chains have room for its largest queue; try less. */
+	max_segs = 1 + fin_below(&f->in, num ? num : 1);
+	if (flags & 0x80)
+		max_segs = num ? num : 1;
+	f->chain.segs = calloc(max_segs, sizeof(*f->chain.segs));
+	FUZZ_CHECK(f->chain.segs, "out of memory");
+	f->chain.max_segs = max_segs;
+}
+
+/* ---- the driver ---- */
+
+static bool driver_can_write(const struct ring_fuzz *f)
+{
+	return f->layout != LAYOUT_RAW;
+}
+
+/* One descriptor of a chain the driver builds: buffer i of n at "at". */
+static void driver_desc(struct ring_fuzz *f, u64 table, u32 size, u32 at,
+			bool last)
+{
+	u8 kind = fin_u8(&f->in);
+	u64 addr = f->data + fin_below(&f->in, DATA_LEN);
+	u32 len = fin_below(&f->in, 512);
+	u16 flags = kind & 1 ? VRING_DESC_F_WRITE : 0;
+	u16 next = (at + 1) % size;
+
+	if (kind & 0x80)
+		addr = fin_u64(&f->in);
+	if (kind & 0x40)
+		len = fin_u32(&f->in);
+	if (!last)
+		flags |= VRING_DESC_F_NEXT;
+	if (kind & 2)
+		flags ^= VRING_DESC_F_NEXT;
+	if (kind & 4)
+		flags |= VRING_DESC_F_INDIRECT;
+	if (kind & 8)
+		next = fin_u16(&f->in);
+	fdrv_write_desc(&f->drv, table, at, addr, len, flags, next);
+}
+
+static void driver_chain(struct ring_fuzz *f)
+{
+	u16 head = fin_below(&f->in, f->drv.num);
+	u32 n = 1 + fin_below(&f->in, CHAIN_MAX);
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		driver_desc(f, f->drv.desc, f->drv.num, (head + i) % f->drv.num,
+			    i + 1 == n);
+	fdrv_make_avail(&f->drv, head);
+}
+
+static void driver_indirect(struct ring_fuzz *f)
+{
+	u16 head = fin_below(&f->in, f->drv.num);
+	u32 n = 1 + fin_below(&f->in, CHAIN_MAX);
+	u64 table = f->data + 16 * fin_below(&f->in, DATA_LEN / 16 - CHAIN_MAX);
+	u8 kind = fin_u8(&f->in);
+	u32 len = kind & 1 ? fin_u32(&f->in) : 16 * n;
+	u16 flags = VRING_DESC_F_INDIRECT;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		driver_desc(f, table, n, i, i + 1 == n);
+	if (kind & 2)
+		flags |= VRING_DESC_F_WRITE;
+	if (kind & 4)
+		flags |= VRING_DESC_F_NEXT;
+	fdrv_set_desc(&f->drv, head, table, len, flags,
+		      (head + 1) % f->drv.num);
+	fdrv_make_avail(&f->drv, head);
+}
+
+/* ---- the device, as kmod/vsb_run.c runs it ---- */
+
+static bool seg_has(const struct vsb_seg *seg, u16 n, u64 addr, u32 len)
+{
+	u16 i;
+
+	for (i = 0; i < n; i++)
+		if (addr >= seg[i].addr && len <= seg[i].len &&
+		    addr - seg[i].addr <= seg[i].len - len)
+			return true;
+	return false;
+}
+
+static void check_chain(struct ring_fuzz *f)
+{
+	const struct vsb_chain *c = &f->chain;
+	u64 out = 0, in = 0;
+	u16 i;
+
+	FUZZ_CHECK(c->head < f->ring.num, "head %u of %u", c->head,
+		   f->ring.num);
+	FUZZ_CHECK(c->nr_out + c->nr_in <= f->ring.num &&
+			   c->nr_out + c->nr_in <= c->max_segs,
+		   "%u + %u buffers, queue %u, room %u", c->nr_out, c->nr_in,
+		   f->ring.num, c->max_segs);
+	for (i = 0; i < c->nr_out + c->nr_in; i++) {
+		u64 last;
+
+		FUZZ_CHECK(c->segs[i].len, "empty buffer %u kept", i);
+		FUZZ_CHECK(!__builtin_add_overflow(c->segs[i].addr,
+						   (u64)c->segs[i].len - 1,
+						   &last),
+			   "buffer %u wraps", i);
+		if (i < c->nr_out)
+			out += c->segs[i].len;
+		else
+			in += c->segs[i].len;
+	}
+	FUZZ_CHECK(out == c->out_len && in == c->in_len && out + in <= U32_MAX,
+		   "lengths %llu/%llu, chain says %u/%u",
+		   (unsigned long long)out, (unsigned long long)in, c->out_len,
+		   c->in_len);
+}
+
+/* Compare what a chain read gave with memory, buffer by buffer. */
+static void check_read_bytes(struct ring_fuzz *f, u32 offset, u32 len)
+{
+	const struct vsb_seg *seg = f->chain.segs;
+	u32 done = 0;
+	u16 i;
+
+	for (i = 0; i < f->chain.nr_out && done < len; i++, seg++) {
+		u32 chunk;
+
+		if (offset >= seg->len) {
+			offset -= seg->len;
+			continue;
+		}
+		chunk = seg->len - offset < len - done ? seg->len - offset :
+							 len - done;
+		FUZZ_CHECK(!memcmp(f->copy + done,
+				   fmem_ptr(f->m, seg->addr + offset, chunk),
+				   chunk),
+			   "chain read bytes %u..%u differ from memory", done,
+			   done + chunk);
+		done += chunk;
+		offset = 0;
+	}
+	FUZZ_CHECK(done == len, "read %u of %u bytes", done, len);
+}
+
+/* Read part of the chain's readable buffers, as a command or frame. */
+static void use_readable(struct ring_fuzz *f, u16 want)
+{
+	const struct vsb_chain *c = &f->chain;
+	u32 len = want < c->out_len ? want : c->out_len;
+	u32 offset = fin_below(&f->in, (u64)c->out_len - len + 1);
+	unsigned int fired = f->fm.races_fired;
+	int ret;
+
+	if (len > COPY_MAX)
+		len = COPY_MAX;
+	if (c->out_len - len < U32_MAX)
+		FUZZ_CHECK(vsb_chain_read(&f->ring, c, c->out_len - len + 1,
+					  f->copy, len) == -EINVAL,
+			   "read past the readable buffers accepted");
+	fmw_clear_log(&f->fm);
+	ret = vsb_chain_read(&f->ring, c, offset, f->copy, len);
+	FUZZ_CHECK(!f->fm.nr_writes, "chain read wrote");
+	FUZZ_CHECK(!ret || ret == -EFAULT || ret == -EPERM, "read: %d", ret);
+	if (!ret && fired == f->fm.races_fired)
+		check_read_bytes(f, offset, len);
+}
+
+/*
+ * Write part of the writable buffers; returns bytes written, or -1 if
+ * memory refused, which the module treats as a driver error.
+ */
+static int use_writable(struct ring_fuzz *f, u16 want)
+{
+	const struct vsb_chain *c = &f->chain;
+	const struct vsb_seg *in = c->segs + c->nr_out;
+	u32 len = want < c->in_len ? want : c->in_len;
+	u32 sum = 0;
+	unsigned int i;
+	int ret;
+
+	if (len > COPY_MAX)
+		len = COPY_MAX;
+	memset(f->copy, 0xa5, len);
+	fmw_clear_log(&f->fm);
+	ret = vsb_chain_write(&f->ring, c, 0, f->copy, len);
+	FUZZ_CHECK(!ret || ret == -EFAULT || ret == -EPERM, "write: %d", ret);
+	for (i = 0; i < f->fm.nr_writes && i < FMW_LOG; i++) {
+		const struct fmw_write *w = &f->fm.log[i];
+
+		FUZZ_CHECK(seg_has(in, c->nr_in, w->addr, w->len),
+			   "chain write at %#llx+%u outside writable buffers",
+			   (unsigned long long)w->addr, w->len);
+		sum += w->len;
+	}
+	FUZZ_CHECK(ret || f->fm.nr_writes > FMW_LOG || sum == len,
+		   "wrote %u of %u bytes", sum, len);
+	return ret ? -1 : (int)len;
+}
+
+static u64 used_elem_addr(const struct ring_fuzz *f, u16 pos)
+{
+	return f->ring.used + 4 + 8ULL * pos;
+}
+
+/* A write of used entries holds those pushed, in order. */
+static void check_used_entries(struct ring_fuzz *f, const struct fmw_write *w)
+{
+	u32 k;
+
+	for (k = 0; k < w->len / 8 && 8 * k < FMW_LOG_BYTES; k++)
+		FUZZ_CHECK(!memcmp(w->bytes + 8 * k,
+				   &f->shadow[(f->flushed + k) % SHADOW], 8),
+			   "used entry %llu written is not the one pushed",
+			   (unsigned long long)(f->flushed + k));
+	f->flushed += w->len / 8;
+}
+
+/*
+ * What push, publish or return_chain just wrote: used entries, in
+ * order, at their ring positions, then (publish) the used index. A
+ * flush that failed part-way is written again whole next time.
+ */
+static void check_used_writes(struct ring_fuzz *f, bool published)
+{
+	u64 start = f->flushed;
+	bool failed = false;
+	unsigned int i;
+
+	FUZZ_CHECK(f->fm.nr_writes <= 3, "%u writes", f->fm.nr_writes);
+	for (i = 0; i < f->fm.nr_writes; i++) {
+		const struct fmw_write *w = &f->fm.log[i];
+		u16 pos = (u16)(f->base + f->flushed) & (f->ring.num - 1);
+
+		if (w->addr == f->ring.used + 2 && w->len == 2) {
+			u16 idx = w->bytes[0] | w->bytes[1] << 8;
+
+			FUZZ_CHECK(i + 1 == f->fm.nr_writes,
+				   "used idx written before the entries");
+			FUZZ_CHECK(!published ||
+					   (f->flushed == f->done &&
+					    idx == (u16)(f->base + f->done)),
+				   "used idx %u, %llu of %llu entries written",
+				   idx, (unsigned long long)f->flushed,
+				   (unsigned long long)f->done);
+			continue;
+		}
+		FUZZ_CHECK(w->addr == used_elem_addr(f, pos) &&
+				   w->len % 8 == 0 && w->len &&
+				   w->len / 8 <= f->ring.num - pos &&
+				   w->len / 8 <= f->done - f->flushed,
+			   "used entries written at %#llx+%u, want position %u",
+			   (unsigned long long)w->addr, w->len, pos);
+		check_used_entries(f, w);
+		failed |= w->ret != 0;
+	}
+	if (failed)
+		f->flushed = start;
+}
+
+/* Push (or give back) a chain; false if the used ring refused it. */
+static bool push(struct ring_fuzz *f, u16 head, u32 len, bool returned)
+{
+	struct vsb_used_elem *e = &f->shadow[f->done % SHADOW];
+	u16 before = f->ring.used_idx;
+
+	fmw_clear_log(&f->fm);
+	if (returned) {
+		if (f->chain.head == U16_MAX)
+			return true;
+		vsb_ring_return_chain(&f->ring, &f->chain);
+	} else if (vsb_ring_push(&f->ring, head, len)) {
+		FUZZ_CHECK(f->ring.fault, "push failed without a fault");
+	}
+	check_used_writes(f, false);
+	if (f->ring.used_idx == before) {
+		f->used_write_failed = true;
+		return false;
+	}
+	FUZZ_CHECK(f->ring.used_idx == (u16)(before + 1), "push moved by %u",
+		   (u16)(f->ring.used_idx - before));
+	e->id = htole32(head);
+	e->len = htole32(len);
+	f->done++;
+	return true;
+}
+
+static void publish(struct ring_fuzz *f)
+{
+	unsigned int fired = f->fm.races_fired;
+
+	bool wrote;
+
+	fmw_clear_log(&f->fm);
+	if (vsb_ring_publish(&f->ring)) {
+		FUZZ_CHECK(f->ring.fault, "publish failed without a fault");
+		check_used_writes(f, false);
+		f->used_write_failed = true;
+		return;
+	}
+	wrote = f->fm.nr_writes > 0;
+	check_used_writes(f, wrote);
+	FUZZ_CHECK(f->ring.used_published == f->ring.used_idx,
+		   "published %u of %u", f->ring.used_published,
+		   f->ring.used_idx);
+	fmw_clear_log(&f->fm);
+	vsb_ring_need_notify(&f->ring);
+	FUZZ_CHECK(!f->fm.nr_writes, "need_notify wrote");
+	/* The driver sees the index just written, unless it raced. */
+	if (f->layout != LAYOUT_RAW && fired == f->fm.races_fired && wrote)
+		FUZZ_CHECK(fdrv_used_idx(&f->drv) == f->ring.used_idx,
+			   "driver sees used idx %u, device wrote %u",
+			   fdrv_used_idx(&f->drv), f->ring.used_idx);
+}
+
+/* Re-arm kicks; returns what vsb_ring_enable_kicks() says. */
+static int enable_kicks(struct ring_fuzz *f)
+{
+	int ret;
+
+	fmw_clear_log(&f->fm);
+	ret = vsb_ring_enable_kicks(&f->ring);
+	FUZZ_CHECK(ret >= -EIO && ret <= 1, "enable_kicks: %d", ret);
+	FUZZ_CHECK(f->fm.nr_writes <= f->ring.event_idx,
+		   "enable_kicks wrote %u times", f->fm.nr_writes);
+	if (f->fm.nr_writes) {
+		const struct fmw_write *w = &f->fm.log[0];
+
+		FUZZ_CHECK(w->addr == used_elem_addr(f, f->ring.num) &&
+				   w->len == 2 &&
+				   (w->bytes[0] | w->bytes[1] << 8) ==
+					   f->ring.last_avail,
+			   "avail_event written wrong");
+	}
+	return ret;
+}
+
+/* Take one chain: 1, 0 (nothing new) or -EIO, with the checks. */
+static int pop(struct ring_fuzz *f)
+{
+	u16 before = f->ring.last_avail;
+	int ret;
+
+	fmw_clear_log(&f->fm);
+	ret = vsb_ring_pop(&f->ring, &f->chain);
+	FUZZ_CHECK(!f->fm.nr_writes, "pop wrote guest memory");
+	FUZZ_CHECK(ret == 1 || ret == 0 || ret == -EIO, "pop: %d", ret);
+	FUZZ_CHECK((ret < 0) == (f->ring.fault != VSB_FAULT_NONE),
+		   "pop %d with fault %s", ret, vsb_fault_name(f->ring.fault));
+	if (ret == 1 || (ret < 0 && f->chain.head != U16_MAX)) {
+		FUZZ_CHECK(f->ring.last_avail == (u16)(before + 1),
+			   "chain taken, avail position %u -> %u", before,
+			   f->ring.last_avail);
+		f->taken++;
+	} else {
+		FUZZ_CHECK(f->ring.last_avail == before &&
+				   f->chain.head == U16_MAX,
+			   "no chain, avail position %u -> %u, head %u", before,
+			   f->ring.last_avail, f->chain.head);
+	}
+	if (ret == 1)
+		check_chain(f);
+	FUZZ_CHECK((u16)(f->ring.avail_idx - f->ring.last_avail) <= f->ring.num,
+		   "avail idx %u, position %u", f->ring.avail_idx,
+		   f->ring.last_avail);
+	return ret;
+}
+
+/*
+ * Serve one chain as a command or frame; false if it was not completed
+ * and must be given back, as the module does.
+ */
+static bool serve_chain(struct ring_fuzz *f, u16 read_len, u16 write_len)
+{
+	int written;
+
+	use_readable(f, read_len);
+	written = use_writable(f, write_len);
+	if (written < 0) {
+		/* As the loopback: the driver's error, the chain goes back. */
+		f->ring.fault = VSB_FAULT_BUFFER_ACCESS;
+		return false;
+	}
+	if (!push(f, f->chain.head, written, false))
+		return false;
+	if (f->immediate)
+		publish(f);
+	return true;
+}
+
+static void check_round(struct ring_fuzz *f)
+{
+	const struct vsb_ring *r = &f->ring;
+
+	FUZZ_CHECK(f->done <= f->taken, "%llu completed of %llu taken",
+		   (unsigned long long)f->done, (unsigned long long)f->taken);
+	FUZZ_CHECK(r->used_idx == (u16)(f->base + f->done) &&
+			   r->last_avail == (u16)(f->base + f->taken),
+		   "used %u, avail position %u, base %u, %llu/%llu",
+		   r->used_idx, r->last_avail, f->base,
+		   (unsigned long long)f->done, (unsigned long long)f->taken);
+	/* Nothing can be completed once the used ring refuses writes. */
+	if (f->used_write_failed)
+		return;
+	FUZZ_CHECK(f->done == f->taken,
+		   "%llu chains taken, %llu completed (%s)",
+		   (unsigned long long)f->taken, (unsigned long long)f->done,
+		   vsb_fault_name(r->fault));
+	FUZZ_CHECK(r->used_published == r->used_idx,
+		   "used idx %u staged, %u published (%s)", r->used_idx,
+		   r->used_published, vsb_fault_name(r->fault));
+	FUZZ_CHECK((u16)(r->avail_idx - r->used_published) <= r->num,
+		   "used idx %u ahead of avail idx %u", r->used_published,
+		   r->avail_idx);
+}
+
+/* One run of the queue, like vsb_process_cvq(). */
+static void serve(struct ring_fuzz *f)
+{
+	u32 limit = f->batch_limit ? f->batch_limit : f->ring.num;
+	u16 read_len = fin_u16(&f->in), write_len = fin_u16(&f->in);
+	unsigned int kicked_races = ~0U;
+	u32 served = 0;
+	int ret;
+
+	f->used_write_failed = false;
+	for (;;) {
+		ret = pop(f);
+		if (!ret) {
+			FUZZ_CHECK(
+				kicked_races != f->fm.races_fired,
+				"kicks re-armed with buffers pending, yet none");
+			ret = enable_kicks(f);
+			if (ret > 0) {
+				kicked_races = f->fm.races_fired;
+				continue;
+			}
+			break;
+		}
+		kicked_races = ~0U;
+		if (ret < 0)
+			break;
+		if (!serve_chain(f, read_len, write_len)) {
+			ret = -EIO;
+			break;
+		}
+		if (++served >= limit)
+			break;
+	}
+	if (ret < 0)
+		push(f, f->chain.head, 0, true);
+	publish(f);
+	check_round(f);
+}
+
+/* vhost's SET_VRING_BASE: the module allows it between runs. */
+static void set_base(struct ring_fuzz *f)
+{
+	u16 base = fin_u16(&f->in);
+
+	vsb_ring_set_base(&f->ring, base);
+	f->base = base;
+	f->taken = 0;
+	f->done = 0;
+	f->flushed = 0;
+}
+
+static void run_op(struct ring_fuzz *f)
+{
+	u8 op = fin_u8(&f->in);
+
+	if (!driver_can_write(f) && op % 10 < 6)
+		op = 6;
+	switch (op % 10) {
+	case 0:
+		driver_chain(f);
+		break;
+	case 1:
+		driver_indirect(f);
+		break;
+	case 2:
+		fdrv_set_desc(&f->drv, fin_below(&f->in, f->drv.num),
+			      fin_u64(&f->in), fin_u32(&f->in), fin_u16(&f->in),
+			      fin_u16(&f->in));
+		break;
+	case 3:
+		fdrv_set_avail_idx(&f->drv,
+				   op & 0x80 ? fin_u16(&f->in) :
+					       f->drv.avail_idx +
+						       (__s8)fin_u8(&f->in));
+		break;
+	case 4:
+		fdrv_make_avail(&f->drv, fin_u16(&f->in));
+		break;
+	case 5:
+		if (op & 0x80)
+			fdrv_set_used_event(&f->drv, fin_u16(&f->in));
+		else
+			fdrv_set_avail_flags(&f->drv, fin_u16(&f->in));
+		break;
+	case 6:
+		serve(f);
+		break;
+	case 7:
+		fmw_fuzz_map(&f->fm, &f->in);
+		break;
+	case 8:
+		fmw_add_race(&f->fm, &f->in);
+		break;
+	default:
+		set_base(f);
+		break;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	struct ring_fuzz *f = calloc(1, sizeof(*f));
+	unsigned int i;
+
+	FUZZ_CHECK(f, "out of memory");
+	fin_init(&f->in, data, size);
+	f->m = fmem_new();
+	fmw_init(&f->fm, f->m);
+	setup(f);
+	for (i = 0; i < OPS_MAX && !fin_empty(&f->in); i++)
+		run_op(f);
+	/* Whatever the input left available is served too. */
+	serve(f);
+	free(f->chain.segs);
+	fmem_free(f->m);
+	free(f);
+	return 0;
+}
