@@ -36,6 +36,10 @@ TOOL_DIR := tools/vdpactl-batch
 TOOL_SRCS := $(shell find $(TOOL_DIR) -type f 2>/dev/null)
 TOOL_OUT := $(BUILD)/tool
 TOOL_BIN := $(TOOL_OUT)/vdpactl-batch
+# The tool's unit tests (test_cli runs the whole command line over fakes)
+# are built apart, under ASan and UBSan.
+TOOL_SAN_OUT := $(BUILD)/tool-san
+SAN_CFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 HAVE_TOOL := $(wildcard $(TOOL_DIR)/Makefile)
 KUNIT_DIR := tests/unit/kmod
 KUNIT_OUT := $(BUILD)/unit/kmod
@@ -53,7 +57,7 @@ TB_INPUTS := $(shell find tests scripts -type f 2>/dev/null)
 HOST_TESTS = $(wildcard tests/host/*.t)
 # Listed when the recipe runs: make's own wildcard cache would miss
 # binaries that sub-makes built moments before.
-UNIT_TESTS = $$(ls $(TOOL_OUT)/tests/test_* $(KUNIT_OUT)/test_* 2>/dev/null)
+UNIT_TESTS = $$(ls $(TOOL_SAN_OUT)/tests/test_* $(KUNIT_OUT)/test_* 2>/dev/null)
 VM_TESTS = $(wildcard tests/vm/*.t)
 HARNESS_TESTS = $(wildcard tests/harness/*.t)
 
@@ -70,7 +74,7 @@ help:
 	@echo '  setup          install packages, fetch the test-bed kernel, build stock vdpa_sim_net (root)'
 	@echo '  testbed-image  build the VM initramfs (module, stock modules, tool, tests)'
 	@echo '  check          setup, lint, host unit tests, then the VM tests (CI runs this)'
-	@echo '  unit-tests     build the host unit tests (tool, and the module code under ASan/UBSan)'
+	@echo '  unit-tests     build the host unit tests of the tool and of the module code (ASan/UBSan)'
 	@echo '  run            the main job, in the VM'
 	@echo '  lint           W=1 -Werror, sparse (C=2), checkpatch, clang-format, shellcheck'
 	@echo '  compat         W=1 -Werror module builds against the test bed and the newest Debian kernel source'
@@ -96,8 +100,8 @@ tool: $(TOOL_BIN)
 $(TOOL_BIN): $(TOOL_SRCS)
 	$(Q)$(MAKE) -C $(TOOL_DIR) O=$(TOOL_OUT)
 unit-tests: tool-unit-tests
-tool-unit-tests: $(TOOL_BIN)
-	$(Q)$(MAKE) -C $(TOOL_DIR) O=$(TOOL_OUT) tests
+tool-unit-tests:
+	$(Q)$(MAKE) -C $(TOOL_DIR) O=$(TOOL_SAN_OUT) CFLAGS="$(SAN_CFLAGS)" tests
 else
 tool:
 	@echo '$@: $(TOOL_DIR) has no Makefile yet; nothing to build'
@@ -148,6 +152,7 @@ lint: testbed-image
 
 clean:
 	$(Q)rm -rf $(BUILD)/kmod $(BUILD)/testmod $(BUILD)/tool $(BUILD)/vm \
+		$(BUILD)/tool-san \
 		$(BUILD)/stock $(BUILD)/bench $(BUILD)/unit $(BUILD)/lint \
 		$(BUILD)/testtools
 

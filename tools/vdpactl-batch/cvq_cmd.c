@@ -21,6 +21,9 @@ static void set_header(struct cvq_cmd *c, uint8_t class, uint8_t cmd)
 
 static void append(struct cvq_cmd *c, const void *data, size_t len)
 {
+	/* An empty MAC list has no addresses: memcpy() wants a pointer. */
+	if (!len)
+		return;
 	memcpy(c->data + c->data_len, data, len);
 	c->data_len += (uint16_t)len;
 }
