@@ -65,7 +65,7 @@ check() {
 }
 
 CASES=(
-	'vdpactl-batch |compare dev help load mgmtdev stats'
+	'vdpactl-batch |compare dev help inject load mgmtdev stats'
 	'vdpactl-batch -|--help --json --pretty --verbose --version -V -h -j -p -v'
 	'vdpactl-batch -j d|dev'
 	'vdpactl-batch dev |add config del help list set show state'
@@ -88,6 +88,9 @@ CASES=(
 	'vdpactl-batch stats batch0 --reset |qidx'
 	'vdpactl-batch dev set batch0 |batch-limit completion'
 	'vdpactl-batch dev set batch0 batch-limit 8 |completion'
+	'vdpactl-batch inject |help list'
+	'vdpactl-batch inject next-loop --|--dev --no-recovery --rounds --timeout'
+	'vdpactl-batch inject next-loop --dev |batch0 stock0'
 )
 
 modes=(plain bash-completion)

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -122,6 +123,22 @@ static int read_max_vqp(struct cvq_dev *d)
 	return 0;
 }
 
+/* From a reset device to FEATURES_OK with d->driver_features. */
+static int status_to_features_ok(struct cvq_dev *d)
+{
+	int err;
+
+	err = add_status(d, VIRTIO_CONFIG_S_ACKNOWLEDGE, "ACKNOWLEDGE");
+	if (!err)
+		err = add_status(d, VIRTIO_CONFIG_S_DRIVER, "DRIVER");
+	if (!err)
+		err = VHOST_IOCTL(&d->vhost, VHOST_SET_FEATURES,
+				  &d->driver_features);
+	if (!err)
+		err = add_status(d, VIRTIO_CONFIG_S_FEATURES_OK, "FEATURES_OK");
+	return err;
+}
+
 static int negotiate_features(struct cvq_dev *d, uint64_t wanted)
 {
 	int err;
@@ -138,14 +155,7 @@ static int negotiate_features(struct cvq_dev *d, uint64_t wanted)
 
 	err = vhost_vdpa_set_status(&d->vhost, 0);
 	if (!err)
-		err = add_status(d, VIRTIO_CONFIG_S_ACKNOWLEDGE, "ACKNOWLEDGE");
-	if (!err)
-		err = add_status(d, VIRTIO_CONFIG_S_DRIVER, "DRIVER");
-	if (!err)
-		err = VHOST_IOCTL(&d->vhost, VHOST_SET_FEATURES,
-				  &d->driver_features);
-	if (!err)
-		err = add_status(d, VIRTIO_CONFIG_S_FEATURES_OK, "FEATURES_OK");
+		err = status_to_features_ok(d);
 	if (!err)
 		err = read_max_vqp(d);
 	if (err)
@@ -324,18 +334,29 @@ static int choose_iova_base(struct cvq_dev *d, size_t total, size_t page,
 static int map_shm(struct cvq_dev *d, const struct shm_plan *plan,
 		   uint64_t iova_base)
 {
-	struct iotlb_map maps[PART_COUNT];
 	int part;
 
 	for (part = 0; part < PART_COUNT; part++)
-		maps[part] = (struct iotlb_map){
+		d->maps[part] = (struct iotlb_map){
 			.iova = iova_base + plan->offset[part],
 			.size = plan->size[part],
 			.uaddr = (uint64_t)(uintptr_t)d->shm.base +
 				 plan->offset[part],
 			.perm = part_perm[part],
 		};
-	return vhost_vdpa_iotlb_map(&d->vhost, d->asid, maps, PART_COUNT);
+	d->n_maps = PART_COUNT;
+	d->iova_end = iova_base + plan->total;
+	return cvq_dev_remap(d);
+}
+
+int cvq_dev_remap(struct cvq_dev *d)
+{
+	return vhost_vdpa_iotlb_map(&d->vhost, d->asid, d->maps, d->n_maps);
+}
+
+int cvq_dev_unmap(struct cvq_dev *d)
+{
+	return vhost_vdpa_iotlb_unmap(&d->vhost, d->asid, d->maps, d->n_maps);
 }
 
 static int setup_eventfd(struct cvq_dev *d, int *fd, unsigned long req,
@@ -343,41 +364,26 @@ static int setup_eventfd(struct cvq_dev *d, int *fd, unsigned long req,
 {
 	struct vhost_vring_file file = { .index = d->cvq_index };
 
-	*fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	/* A restart hands the device the eventfds it had. */
+	if (*fd < 0)
+		*fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (*fd < 0)
 		return pr_errno(errno, "eventfd for %s", name);
 	file.fd = *fd;
 	return vhost_vdpa_ioctl(&d->vhost, req, &file, name);
 }
 
-static int setup_vring(struct cvq_dev *d, const struct shm_plan *plan,
-		       uint64_t iova_base)
+/* The vring ioctls, from SET_VRING_NUM to enabling the queue. */
+static int program_vring(struct cvq_dev *d)
 {
-	uint8_t *base = d->shm.base;
-	unsigned int num = d->ring_size;
-	size_t avail_off = plan->offset[PART_DRIVER] + vq_desc_bytes(num);
 	struct vhost_vring_state state = { .index = d->cvq_index };
-	struct vhost_vring_addr addr = {
-		.index = d->cvq_index,
-		.desc_user_addr = iova_base + plan->offset[PART_DRIVER],
-		.avail_user_addr = iova_base + avail_off,
-		.used_user_addr = iova_base + plan->offset[PART_DEVICE],
-	};
 	int err;
 
-	err = vq_init(&d->ring, num,
-		      (struct vring_desc *)(base + plan->offset[PART_DRIVER]),
-		      (struct vring_avail *)(base + avail_off),
-		      (struct vring_used *)(base + plan->offset[PART_DEVICE]));
-	if (err)
-		return pr_errno(err, "%s: ring of %u entries", d->vhost.path,
-				num);
-	d->ring_ready = true;
-
-	state.num = num;
+	state.num = d->ring_size;
 	err = VHOST_IOCTL(&d->vhost, VHOST_SET_VRING_NUM, &state);
 	if (!err)
-		err = VHOST_IOCTL(&d->vhost, VHOST_SET_VRING_ADDR, &addr);
+		err = VHOST_IOCTL(&d->vhost, VHOST_SET_VRING_ADDR,
+				  &d->vring_addr);
 	state.num = 0;
 	if (!err)
 		err = VHOST_IOCTL(&d->vhost, VHOST_SET_VRING_BASE, &state);
@@ -398,7 +404,48 @@ static int setup_vring(struct cvq_dev *d, const struct shm_plan *plan,
 	return err;
 }
 
-int cvq_dev_start(struct cvq_dev *d, const struct cvq_dev_layout *layout)
+/* An empty ring: driver bookkeeping and the used ring start over. */
+static int init_ring(struct cvq_dev *d)
+{
+	unsigned int num = d->ring_size;
+	int err;
+
+	if (d->ring_ready)
+		vq_fini(&d->ring);
+	d->ring_ready = false;
+	memset(d->ring_used, 0, vq_used_bytes(num));
+	err = vq_init(&d->ring, num, d->ring_desc, d->ring_avail, d->ring_used);
+	if (err)
+		return pr_errno(err, "%s: ring of %u entries", d->vhost.path,
+				num);
+	d->ring_ready = true;
+	return 0;
+}
+
+static int setup_vring(struct cvq_dev *d, const struct shm_plan *plan,
+		       uint64_t iova_base)
+{
+	uint8_t *base = d->shm.base;
+	size_t avail_off =
+		plan->offset[PART_DRIVER] + vq_desc_bytes(d->ring_size);
+	int err;
+
+	d->vring_addr = (struct vhost_vring_addr){
+		.index = d->cvq_index,
+		.desc_user_addr = iova_base + plan->offset[PART_DRIVER],
+		.avail_user_addr = iova_base + avail_off,
+		.used_user_addr = iova_base + plan->offset[PART_DEVICE],
+	};
+	d->ring_desc = (struct vring_desc *)(base + plan->offset[PART_DRIVER]);
+	d->ring_avail = (struct vring_avail *)(base + avail_off);
+	d->ring_used = (struct vring_used *)(base + plan->offset[PART_DEVICE]);
+	err = init_ring(d);
+	if (!err)
+		err = program_vring(d);
+	return err;
+}
+
+int cvq_dev_prepare(struct cvq_dev *d, const struct cvq_dev_layout *layout)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct shm_plan plan;
@@ -428,8 +475,6 @@ int cvq_dev_start(struct cvq_dev *d, const struct cvq_dev_layout *layout)
 	err = map_shm(d, &plan, iova_base);
 	if (!err)
 		err = setup_vring(d, &plan, iova_base);
-	if (!err)
-		err = add_status(d, VIRTIO_CONFIG_S_DRIVER_OK, "DRIVER_OK");
 	if (err)
 		return err;
 	pr_verbose(d->vhost.verbose, 1,
@@ -438,6 +483,40 @@ int cvq_dev_start(struct cvq_dev *d, const struct cvq_dev_layout *layout)
 		   d->vhost.path, d->cvq_index, d->ring_size, d->ring_max,
 		   d->asid, iova_base, plan.total);
 	return 0;
+}
+
+int cvq_dev_driver_ok(struct cvq_dev *d)
+{
+	return add_status(d, VIRTIO_CONFIG_S_DRIVER_OK, "DRIVER_OK");
+}
+
+int cvq_dev_start(struct cvq_dev *d, const struct cvq_dev_layout *layout)
+{
+	int err = cvq_dev_prepare(d, layout);
+
+	return err ? err : cvq_dev_driver_ok(d);
+}
+
+int cvq_dev_restart(struct cvq_dev *d)
+{
+	uint32_t asid = d->asid;
+	int err;
+
+	/* A reset may have dropped the device's maps; vhost keeps its own. */
+	err = status_to_features_ok(d);
+	if (!err && asid)
+		err = isolate_cvq_group(d);
+	if (!err)
+		err = cvq_dev_unmap(d);
+	if (!err)
+		err = cvq_dev_remap(d);
+	if (!err)
+		err = init_ring(d);
+	if (!err)
+		err = program_vring(d);
+	if (!err)
+		err = cvq_dev_driver_ok(d);
+	return err;
 }
 
 int cvq_dev_kick(struct cvq_dev *d)

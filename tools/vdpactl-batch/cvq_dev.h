@@ -19,6 +19,9 @@
 /* QEMU's virtio-net control queue size: a shadow CVQ flushes every 32. */
 #define CVQ_DEFAULT_RING_SIZE 64
 
+/* Rings, device area, commands, acks: one IOTLB map each. */
+#define CVQ_DEV_MAPS 4
+
 struct cvq_dev_layout {
 	unsigned int ring_size; /* 0: CVQ_DEFAULT_RING_SIZE or device max */
 	size_t cmd_bytes; /* device-readable command buffer */
@@ -38,6 +41,13 @@ struct cvq_dev {
 	unsigned int ring_size;
 	uint32_t asid;
 	struct shm_region shm;
+	struct iotlb_map maps[CVQ_DEV_MAPS]; /* what the device may reach */
+	unsigned int n_maps;
+	uint64_t iova_end; /* first IOVA past the maps */
+	struct vhost_vring_addr vring_addr;
+	struct vring_desc *ring_desc;
+	struct vring_avail *ring_avail;
+	struct vring_used *ring_used;
 	struct vq_driver ring;
 	bool ring_ready;
 	uint8_t *cmd_buf;
@@ -58,6 +68,20 @@ int cvq_dev_negotiate(struct cvq_dev *d, const char *chardev, uint64_t wanted,
 
 /* Allocates, maps and enables the CVQ, then sets DRIVER_OK. */
 int cvq_dev_start(struct cvq_dev *d, const struct cvq_dev_layout *layout);
+
+/* cvq_dev_start() in two steps: all but DRIVER_OK, then DRIVER_OK. */
+int cvq_dev_prepare(struct cvq_dev *d, const struct cvq_dev_layout *layout);
+int cvq_dev_driver_ok(struct cvq_dev *d);
+
+/*
+ * After the caller reset the device (status 0) on the same descriptor:
+ * the same features, maps and an empty ring again, up to DRIVER_OK.
+ */
+int cvq_dev_restart(struct cvq_dev *d);
+
+/* Removes, or adds again, every IOTLB map of the device's memory. */
+int cvq_dev_unmap(struct cvq_dev *d);
+int cvq_dev_remap(struct cvq_dev *d);
 
 /* Notifies the device of new avail entries. */
 int cvq_dev_kick(struct cvq_dev *d);

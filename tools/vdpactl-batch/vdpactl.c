@@ -15,7 +15,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"Usage: " PROG_NAME " [ OPTIONS ] OBJECT { COMMAND | help }\n"
-		"where  OBJECT := { load | compare | dev | mgmtdev | stats }\n"
+		"where  OBJECT := { load | compare | dev | mgmtdev | stats | inject }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -v[erbose] | -V[ersion] | -h[elp] }\n"
 		"-p implies -j; -v may be repeated (-vv traces every ioctl).\n"
 		"Exit status: 0 success, 1 failed operation, 2 wrong command line.\n");
@@ -163,7 +163,8 @@ int cmd_dispatch(struct vdpactl *ctx, const char *level, const struct cmd *cmds,
 static const struct cmd objects[] = {
 	{ "load", cmd_load },	{ "compare", cmd_compare },
 	{ "dev", cmd_dev },	{ "mgmtdev", cmd_mgmtdev },
-	{ "stats", cmd_stats }, { NULL, NULL },
+	{ "stats", cmd_stats }, { "inject", cmd_inject },
+	{ NULL, NULL },
 };
 
 enum global_result { GLOBAL_CONTINUE, GLOBAL_EXIT_OK, GLOBAL_EXIT_USAGE };

@@ -94,6 +94,7 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv);
 int cmd_dev(struct vdpactl *ctx, int argc, char **argv);
 int cmd_mgmtdev(struct vdpactl *ctx, int argc, char **argv);
 int cmd_stats(struct vdpactl *ctx, int argc, char **argv);
+int cmd_inject(struct vdpactl *ctx, int argc, char **argv);
 
 /* "dev set" and "dev state" (vdpa_sim_batch's family). */
 int cmd_dev_set(struct vdpactl *ctx, int argc, char **argv);

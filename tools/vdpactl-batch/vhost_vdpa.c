@@ -113,8 +113,10 @@ static int iotlb_write(struct vhost_vdpa *v, uint32_t asid, uint8_t type,
 	/* Every error of the kernel's IOTLB handler surfaces as EFAULT. */
 	if (map)
 		return pr_errno(n < 0 ? errno : EIO,
-				"IOTLB update asid %" PRIu32 " iova 0x%" PRIx64
+				"IOTLB %s asid %" PRIu32 " iova 0x%" PRIx64
 				" size 0x%" PRIx64 " on %s",
+				type == VHOST_IOTLB_UPDATE ? "update" :
+							     "invalidate",
 				asid, map->iova, map->size, v->path);
 	return pr_errno(n < 0 ? errno : EIO, "IOTLB batch %s on %s",
 			type == VHOST_IOTLB_BATCH_BEGIN ? "begin" : "end",
@@ -140,5 +142,20 @@ int vhost_vdpa_iotlb_map(struct vhost_vdpa *v, uint32_t asid,
 	/* Parents with set_map() apply the whole batch here. */
 	if (v->iotlb_batch)
 		return iotlb_write(v, asid, VHOST_IOTLB_BATCH_END, NULL);
+	return 0;
+}
+
+int vhost_vdpa_iotlb_unmap(struct vhost_vdpa *v, uint32_t asid,
+			   const struct iotlb_map *maps, unsigned int n)
+{
+	unsigned int i;
+	int err;
+
+	/* One at a time: each removal reaches the device on its own. */
+	for (i = 0; i < n; i++) {
+		err = iotlb_write(v, asid, VHOST_IOTLB_INVALIDATE, &maps[i]);
+		if (err)
+			return err;
+	}
 	return 0;
 }

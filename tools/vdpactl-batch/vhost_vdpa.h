@@ -50,4 +50,8 @@ int vhost_vdpa_get_config(struct vhost_vdpa *v, uint32_t offset, void *buf,
 int vhost_vdpa_iotlb_map(struct vhost_vdpa *v, uint32_t asid,
 			 const struct iotlb_map *maps, unsigned int n);
 
+/* Removes each of @maps from @asid, each with its own message. */
+int vhost_vdpa_iotlb_unmap(struct vhost_vdpa *v, uint32_t asid,
+			   const struct iotlb_map *maps, unsigned int n);
+
 #endif

@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Lifecycle stress from the driver's side, during running loads: with a
+# batch of commands in flight the driver resets the device and sets it
+# up again on the same fd, suspends and resumes it, takes its IOTLB maps
+# away and back, or closes its fd ("vdpactl-batch inject stress-*").
+# Every round must end with a full batch acked OK (after remapping, a
+# NEEDS_RESET is also a clean outcome) and, after all rounds, the device
+# must serve a normal load. Meanwhile an ordinary load runs on a second
+# device of the module, so its worker is busy too. Stock vdpa_sim_net
+# is run for the record: its deviations are TAP TODO items. The harness
+# fails the test on any kernel warning, oops or hang.
+. tests/lib/tap.sh
+. tests/vm/lib/testbed.sh
+
+ROUNDS=300
+STRESS="stress-reset stress-suspend stress-remap stress-close"
+
+# stress DEV CASE: the case's line in /tmp/stress.out.
+stress() {
+	timeout 150 vdpactl-batch inject "$2" --dev "$1" --rounds $ROUNDS \
+		>/tmp/stress.out 2>&1
+}
+
+verdict() {
+	sed -n 's/.* verdict \([^;]*\);.*/\1/p' /tmp/stress.out
+}
+
+tap_plan 12
+tb_load_stock
+tb_load_batch
+tb_dev_add sd0 vdpasim_batch vhost_vdpa
+tb_dev_add sd1 vdpasim_batch vhost_vdpa
+tb_dev_add ss0 vdpasim_net vhost_vdpa
+
+# A load on sd1 for the whole run; killed at the end.
+vdpactl-batch load --dev sd1 --count 30 --rounds 1000000 --mode parallel \
+	>/tmp/bg.out 2>&1 &
+bg=$!
+
+for c in $STRESS; do
+	stress sd0 "$c"
+	tap_is "$? $(verdict)" "0 ok" "vdpa_sim_batch: $c, $ROUNDS rounds"
+	tap_diag "$(cat /tmp/stress.out)"
+done
+tap_ok "the background load on sd1 is still running" kill -0 $bg
+kill $bg
+wait $bg 2>/dev/null
+
+for c in $STRESS; do
+	stress ss0 "$c"
+	case $? in
+	0) tap_result 0 "stock vdpa_sim_net: $c" ;;
+	3) tap_skip "stock vdpa_sim_net: $c" "$(verdict)" ;;
+	*) tap_todo "stock vdpa_sim_net: $c" "$(verdict)" ;;
+	esac
+done
+
+for d in sd0 sd1 ss0; do
+	tap_ok "$d serves a load afterwards" \
+		vdpactl-batch load --dev "$d" --count 30 --rounds 20 --mode parallel
+done
+tap_done
