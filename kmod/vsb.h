@@ -8,7 +8,6 @@
 
 #include <linux/list.h>
 #include <linux/mutex.h>
-#include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/vdpa.h>
 #include <linux/vhost_iotlb.h>
@@ -97,12 +96,6 @@ struct vsb_cvq_stats {
 	struct vsb_hist kick_ns;
 };
 
-/* A published receive filter, freed after the readers that may see it. */
-struct vsb_rx_filter_rcu {
-	struct rcu_head rcu;
-	struct vsb_rx_filter filter;
-};
-
 struct vsb_dev {
 	struct vdpa_device vdpa;
 	/* Serialises the ops and queue processing; protects all below. */
@@ -139,8 +132,8 @@ struct vsb_dev {
 	struct virtio_net_config config;
 	u32 generation;
 
-	/* what the data path filters with; NULL: not running, drop all */
-	struct vsb_rx_filter_rcu __rcu *rx_filter;
+	/* what the data path filters with, updated once per CVQ batch */
+	struct vsb_rx_filter rx_filter;
 
 	atomic64_t cvq_kicks;
 	/* when the first CVQ kick not yet served came, 0 if none */
@@ -173,16 +166,11 @@ struct vsb_dev_params {
 
 int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 		 const struct vsb_dev_params *params);
-int vsb_dev_set_mac(struct vsb_dev *vsb, const u8 *mac);
+void vsb_dev_set_mac(struct vsb_dev *vsb, const u8 *mac);
 u16 vsb_cvq_index(const struct vsb_dev *vsb);
 bool vsb_running(const struct vsb_dev *vsb);
 void vsb_config_changed(struct vsb_dev *vsb);
 void vsb_sync_config(struct vsb_dev *vsb);
-
-/* vsb_rxfilter.c: the receive filter the data path uses */
-int vsb_publish_rx_filter(struct vsb_dev *vsb);
-void vsb_clear_rx_filter(struct vsb_dev *vsb);
-bool vsb_rx_accepts(const void *vsb, const u8 *frame, u32 len);
 
 /* vsb_stats.c */
 void vsb_hist_add(struct vsb_hist *hist, u64 value, u64 count);

@@ -144,7 +144,7 @@ static u8 vsb_cvq_rx(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 		return VIRTIO_NET_ERR;
 	if (apply && *mode != c->data[0]) {
 		*mode = c->data[0];
-		*changed |= VSB_CTRL_CHANGED_FILTER;
+		*changed |= VSB_CTRL_CHANGED_RX_MODES;
 	}
 	return VIRTIO_NET_OK;
 }
@@ -172,7 +172,7 @@ static u8 vsb_cvq_mac_table(const struct vsb_cvq_cmd *c,
 			return VIRTIO_NET_OK;
 		ctrl->uni = s->uni;
 		ctrl->multi = s->multi;
-		*changed |= VSB_CTRL_CHANGED_FILTER;
+		*changed |= VSB_CTRL_CHANGED_MAC_TABLE;
 		return VIRTIO_NET_OK;
 	}
 	ret = vsb_cvq_read_mac_list(c, &off, VSB_MAC_TABLE_ENTRIES, &s->uni);
@@ -229,7 +229,7 @@ static u8 vsb_cvq_vlan(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 		return VIRTIO_NET_OK;
 	if (apply) {
 		*word ^= bit;
-		*changed |= VSB_CTRL_CHANGED_FILTER;
+		*changed |= VSB_CTRL_CHANGED_VLANS;
 	}
 	return VIRTIO_NET_OK;
 }

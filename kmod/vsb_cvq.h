@@ -65,9 +65,15 @@ struct vsb_cvq_scratch {
 /* Which parts of struct vsb_net_ctrl a command changed. */
 #define VSB_CTRL_CHANGED_MAC BIT(0)
 #define VSB_CTRL_CHANGED_STATUS BIT(1)
-#define VSB_CTRL_CHANGED_FILTER BIT(2)
+#define VSB_CTRL_CHANGED_RX_MODES BIT(2)
 #define VSB_CTRL_CHANGED_PAIRS BIT(3)
 #define VSB_CTRL_CHANGED_OFFLOADS BIT(4)
+#define VSB_CTRL_CHANGED_MAC_TABLE BIT(5)
+#define VSB_CTRL_CHANGED_VLANS BIT(6)
+/* The changes the receive filter sees. */
+#define VSB_CTRL_CHANGED_FILTER                             \
+	(VSB_CTRL_CHANGED_MAC | VSB_CTRL_CHANGED_RX_MODES | \
+	 VSB_CTRL_CHANGED_MAC_TABLE | VSB_CTRL_CHANGED_VLANS)
 /* The changes the driver sees in the config space. */
 #define VSB_CTRL_CHANGED_CONFIG (VSB_CTRL_CHANGED_MAC | VSB_CTRL_CHANGED_STATUS)
 

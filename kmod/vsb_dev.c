@@ -54,26 +54,15 @@ void vsb_sync_config(struct vsb_dev *vsb)
 	spin_unlock(&vsb->config_lock);
 }
 
-int vsb_dev_set_mac(struct vsb_dev *vsb, const u8 *mac)
+void vsb_dev_set_mac(struct vsb_dev *vsb, const u8 *mac)
 {
-	u8 old[ETH_ALEN];
-	int ret = 0;
-
 	mutex_lock(&vsb->lock);
-	ether_addr_copy(old, vsb->ctrl.mac);
+	ether_addr_copy(vsb->provisioned_mac, mac);
 	ether_addr_copy(vsb->ctrl.mac, mac);
-	/* A running device filters on the new MAC from now on. */
-	if (rcu_access_pointer(vsb->rx_filter))
-		ret = vsb_publish_rx_filter(vsb);
-	if (ret) {
-		ether_addr_copy(vsb->ctrl.mac, old);
-	} else {
-		ether_addr_copy(vsb->provisioned_mac, mac);
-		vsb_sync_config(vsb);
-		vsb_config_changed(vsb);
-	}
+	vsb_rx_filter_update(&vsb->rx_filter, &vsb->ctrl, VSB_CTRL_CHANGED_MAC);
+	vsb_sync_config(vsb);
+	vsb_config_changed(vsb);
 	mutex_unlock(&vsb->lock);
-	return ret;
 }
 
 static void vsb_kick_vq(struct vdpa_device *vdpa, u16 idx)
@@ -84,8 +73,12 @@ static void vsb_kick_vq(struct vdpa_device *vdpa, u16 idx)
 		return;
 	if (idx == vsb_cvq_index(vsb)) {
 		atomic64_inc(&vsb->cvq_kicks);
-		/* Kick-to-completion counts from the first unserved kick. */
-		atomic64_cmpxchg(&vsb->cvq_kick_ns, 0, ktime_get_ns());
+		/*
+		 * Kick-to-completion counts from the first unserved kick; the
+		 * clock is read only for that one.
+		 */
+		if (!atomic64_read(&vsb->cvq_kick_ns))
+			atomic64_cmpxchg(&vsb->cvq_kick_ns, 0, ktime_get_ns());
 		trace_vsb_cvq_kick(vsb);
 	}
 	vsb_kick(vsb);
@@ -259,7 +252,6 @@ static int vsb_set_driver_features(struct vdpa_device *vdpa, u64 features)
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 	const u64 required = BIT_ULL(VIRTIO_F_VERSION_1) |
 			     BIT_ULL(VIRTIO_F_ACCESS_PLATFORM);
-	int ret;
 
 	/* No legacy byte order, and addresses always go through maps. */
 	if ((features & required) != required)
@@ -271,9 +263,9 @@ static int vsb_set_driver_features(struct vdpa_device *vdpa, u64 features)
 	/* MQ moves the CVQ, and with it which address space it uses. */
 	vsb->map_gen++;
 	/* Which filtering applies depends on CTRL_RX and CTRL_VLAN. */
-	ret = vsb_publish_rx_filter(vsb);
+	vsb_rx_filter_build(&vsb->rx_filter, &vsb->ctrl, vsb->features);
 	mutex_unlock(&vsb->lock);
-	return ret;
+	return 0;
 }
 
 static u64 vsb_get_driver_features(struct vdpa_device *vdpa)
@@ -352,7 +344,7 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 	vsb->suspended = false;
 	vsb->pending_kick = false;
 	vsb_net_ctrl_reset(&vsb->ctrl, vsb->provisioned_mac, vsb->max_vqp, 0);
-	vsb_clear_rx_filter(vsb);
+	vsb_rx_filter_build(&vsb->rx_filter, &vsb->ctrl, 0);
 	atomic64_set(&vsb->cvq_kick_ns, 0);
 	vsb_sync_config(vsb);
 }
@@ -557,8 +549,6 @@ static void vsb_free(struct vdpa_device *vdpa)
 	if (vsb->mm)
 		mmdrop(vsb->mm);
 	kfree(vsb->frame);
-	/* The work is gone, and with it every reader of the filter. */
-	kfree(rcu_dereference_protected(vsb->rx_filter, true));
 	mutex_destroy(&vsb->lock);
 }
 

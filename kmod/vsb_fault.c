@@ -23,7 +23,6 @@ static const char *const vsb_fault_names[VSB_FAULT_COUNT] = {
 	[VSB_FAULT_BUFFER_ACCESS] = "buffer not accessible",
 	[VSB_FAULT_CVQ_HEADER] = "control header too short",
 	[VSB_FAULT_CVQ_NO_ACK] = "control command without ack byte",
-	[VSB_FAULT_NO_MEMORY] = "device out of memory",
 };
 
 const char *vsb_fault_name(enum vsb_fault fault)

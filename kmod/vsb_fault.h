@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Driver errors the device detects, and the one failure of its own it
- * can have. Each one puts the device in DEVICE_NEEDS_RESET; the name is
- * what logs and traces show.
+ * Driver errors the device detects. Each one puts the device in
+ * DEVICE_NEEDS_RESET; the name is what logs and traces show.
  */
 #ifndef VSB_FAULT_H
 #define VSB_FAULT_H
@@ -26,7 +25,6 @@ enum vsb_fault {
 	VSB_FAULT_BUFFER_ACCESS, /* buffer unmapped or wrong perm */
 	VSB_FAULT_CVQ_HEADER, /* control header under 2 bytes */
 	VSB_FAULT_CVQ_NO_ACK, /* no writable byte for the ack */
-	VSB_FAULT_NO_MEMORY, /* the device could not allocate its state */
 	VSB_FAULT_COUNT
 };
 

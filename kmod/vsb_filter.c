@@ -45,8 +45,46 @@ static bool vsb_vlan_accepts(const struct vsb_rx_filter *filter,
 	return filter->vlans[vid / 64] & BIT_ULL(vid % 64);
 }
 
+static void vsb_copy_table(struct vsb_mac_table *dst,
+			   const struct vsb_mac_table *src)
+{
+	dst->count = src->count;
+	dst->overflow = src->overflow;
+	memcpy(dst->addr, src->addr, src->count * VSB_ETH_ALEN);
+}
+
 /**
- * vsb_rx_filter_build - compile the control state into a filter
+ * vsb_rx_filter_update - copy the parts of the control state that changed
+ * @filter: the filter
+ * @ctrl: the control state
+ * @changed: VSB_CTRL_CHANGED_* of what changed since the last update
+ *
+ * Only what changed is copied: a MAC_ADDR_SET costs 6 bytes, not the 1.3 KB
+ * of tables (string copies are slow where they are emulated, as in TCG).
+ */
+void vsb_rx_filter_update(struct vsb_rx_filter *filter,
+			  const struct vsb_net_ctrl *ctrl, u32 changed)
+{
+	if (changed & VSB_CTRL_CHANGED_MAC)
+		memcpy(filter->mac, ctrl->mac, VSB_ETH_ALEN);
+	if (changed & VSB_CTRL_CHANGED_RX_MODES) {
+		filter->promisc = ctrl->promisc;
+		filter->allmulti = ctrl->allmulti;
+		filter->alluni = ctrl->alluni;
+		filter->nomulti = ctrl->nomulti;
+		filter->nouni = ctrl->nouni;
+		filter->nobcast = ctrl->nobcast;
+	}
+	if (changed & VSB_CTRL_CHANGED_MAC_TABLE) {
+		vsb_copy_table(&filter->uni, &ctrl->uni);
+		vsb_copy_table(&filter->multi, &ctrl->multi);
+	}
+	if (changed & VSB_CTRL_CHANGED_VLANS)
+		memcpy(filter->vlans, ctrl->vlans, sizeof(filter->vlans));
+}
+
+/**
+ * vsb_rx_filter_build - a filter from the whole control state
  * @filter: the filter to fill
  * @ctrl: the control state
  * @features: the negotiated features
@@ -56,16 +94,7 @@ void vsb_rx_filter_build(struct vsb_rx_filter *filter,
 {
 	filter->ctrl_rx = features & BIT_ULL(VIRTIO_NET_F_CTRL_RX);
 	filter->ctrl_vlan = features & BIT_ULL(VIRTIO_NET_F_CTRL_VLAN);
-	filter->promisc = ctrl->promisc;
-	filter->allmulti = ctrl->allmulti;
-	filter->alluni = ctrl->alluni;
-	filter->nomulti = ctrl->nomulti;
-	filter->nouni = ctrl->nouni;
-	filter->nobcast = ctrl->nobcast;
-	memcpy(filter->mac, ctrl->mac, VSB_ETH_ALEN);
-	filter->uni = ctrl->uni;
-	filter->multi = ctrl->multi;
-	memcpy(filter->vlans, ctrl->vlans, sizeof(filter->vlans));
+	vsb_rx_filter_update(filter, ctrl, VSB_CTRL_CHANGED_FILTER);
 }
 
 /**

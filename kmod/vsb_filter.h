@@ -2,9 +2,10 @@
 /*
  * The receive filter the control queue programs. Kernel-free.
  *
- * The control state is compiled into a filter that stands alone: the
- * module builds a new one whenever the state changes and publishes it
- * whole, so the data path never sees one half-updated.
+ * The filter is the data path's own copy of what the control state says
+ * about receiving. The module brings it up to date once per control-queue
+ * batch, only for the parts the batch changed, and never while the data
+ * path runs (see vsb_run.c).
  */
 #ifndef VSB_FILTER_H
 #define VSB_FILTER_H
@@ -29,6 +30,8 @@ struct vsb_rx_filter {
 
 void vsb_rx_filter_build(struct vsb_rx_filter *filter,
 			 const struct vsb_net_ctrl *ctrl, u64 features);
+void vsb_rx_filter_update(struct vsb_rx_filter *filter,
+			  const struct vsb_net_ctrl *ctrl, u32 changed);
 bool vsb_rx_filter_accepts(const struct vsb_rx_filter *filter, const u8 *frame,
 			   u32 len);
 

@@ -66,8 +66,8 @@ static int vsb_loopback_one(struct vsb_loopback *lb)
 	if (ret)
 		return ret;
 
-	if (!lb->rx_accepts(lb->rx_priv, lb->buf + VSB_NET_HDR_LEN,
-			    len - VSB_NET_HDR_LEN)) {
+	if (!vsb_rx_filter_accepts(lb->filter, lb->buf + VSB_NET_HDR_LEN,
+				   len - VSB_NET_HDR_LEN)) {
 		lb->stats->rx_drops++;
 		return 1;
 	}

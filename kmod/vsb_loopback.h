@@ -8,7 +8,7 @@
 
 #include "vsb_port.h"
 #include "vsb_ring.h"
-#include "vsb_cvq.h"
+#include "vsb_filter.h"
 
 /* virtio_net_hdr_v1: VERSION_1 is required, so this is the only size. */
 #define VSB_NET_HDR_LEN 12
@@ -32,12 +32,7 @@ struct vsb_loopback {
 	struct vsb_chain *rx_chain;
 	u8 *buf; /* one frame with its header */
 	u32 buf_len;
-	/*
-	 * Whether the receive filter in force takes a frame; the module
-	 * looks its filter up under RCU for each frame.
-	 */
-	bool (*rx_accepts)(const void *priv, const u8 *frame, u32 len);
-	const void *rx_priv;
+	const struct vsb_rx_filter *filter;
 	struct vsb_loopback_stats *stats;
 };
 

@@ -188,7 +188,7 @@ static int vsb_dev_set_attr(struct vdpa_mgmt_dev *mdev, struct vdpa_device *dev,
 	if (ret)
 		return ret;
 	if (cfg->mask & BIT_ULL(VDPA_ATTR_DEV_NET_CFG_MACADDR))
-		return vsb_dev_set_mac(vdpa_to_vsb(dev), cfg->net.mac);
+		vsb_dev_set_mac(vdpa_to_vsb(dev), cfg->net.mac);
 	return 0;
 }
 

@@ -47,11 +47,20 @@ static bool vsb_complete(struct vsb_dev *vsb, struct vsb_vq *vq)
 	return true;
 }
 
-/* One run of the control queue: what its completions are timed from. */
+/*
+ * One run of the control queue: what its completions are timed from.
+ *
+ * A clock read costs about a tenth of a command under TCG, so commands are
+ * timed one by one only while the vsb_cvq_cmd event is on; otherwise the
+ * processing-time histogram gets each command of a batch as the batch's
+ * time divided by its commands (exact for batches of one, as in
+ * immediate mode).
+ */
 struct vsb_cvq_run {
+	bool timed; /* each command is timed */
 	u64 kicked; /* the first kick not yet served when the run began */
 	u64 fetched; /* the first command of the batch was fetched */
-	u64 last; /* the last command was done */
+	u64 last; /* the last command was done, or the last publish */
 	u32 cmds; /* executed since the last publish */
 	u32 changed; /* VSB_CTRL_CHANGED_* since the last publish */
 };
@@ -60,10 +69,12 @@ struct vsb_cvq_run {
  * Put the effect of the commands executed since the last call in force,
  * then publish them: the config space the driver reads and the receive
  * filter are brought up to date first, so a command's effect is visible
- * by the time its used entry is.
+ * by the time its used entry is. The data path runs under the same lock
+ * as this, so it sees the filter as it was before the batch or as it is
+ * after, never in between; and only what the batch changed is copied.
  */
-static int vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
-			    struct vsb_cvq_run *run)
+static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
+			     struct vsb_cvq_run *run)
 {
 	struct vsb_cvq_stats *stats = &vsb->cvq_stats;
 	bool notified;
@@ -71,22 +82,26 @@ static int vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
 
 	if (run->changed & VSB_CTRL_CHANGED_CONFIG)
 		vsb_sync_config(vsb);
-	if (run->changed & (VSB_CTRL_CHANGED_FILTER | VSB_CTRL_CHANGED_MAC) &&
-	    vsb_publish_rx_filter(vsb))
-		return -ENOMEM;
+	if (run->changed & VSB_CTRL_CHANGED_FILTER) {
+		vsb_rx_filter_update(&vsb->rx_filter, &vsb->ctrl, run->changed);
+		stats->filter_updates++;
+	}
 	run->changed = 0;
 	if (cvq->ring.used_idx == cvq->ring.used_published)
-		return 0;
+		return;
 	notified = vsb_complete(vsb, cvq);
 	now = ktime_get_ns();
 	stats->batches++;
 	stats->notifications += notified;
 	vsb_hist_add(&stats->cmds_per_batch, run->cmds, 1);
 	vsb_hist_add(&stats->kick_ns, now - run->kicked, run->cmds);
+	if (!run->timed && run->cmds)
+		vsb_hist_add(&stats->cmd_ns,
+			     div_u64(now - run->fetched, run->cmds), run->cmds);
 	trace_vsb_cvq_batch(vsb, run->cmds, notified, now - run->fetched,
 			    now - run->kicked);
 	run->cmds = 0;
-	return 0;
+	run->last = now;
 }
 
 static void vsb_count_command(struct vsb_cvq_stats *stats,
@@ -128,7 +143,10 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 	if (!cvq->ready || !(vsb->features & BIT_ULL(VIRTIO_NET_F_CTRL_VQ)))
 		return false;
 
-	run = (struct vsb_cvq_run){ .last = ktime_get_ns() };
+	run = (struct vsb_cvq_run){
+		.timed = trace_vsb_cvq_cmd_enabled(),
+		.last = ktime_get_ns(),
+	};
 	run.kicked = atomic64_xchg(&vsb->cvq_kick_ns, 0) ?: run.last;
 	for (;;) {
 		ret = vsb_ring_pop(&cvq->ring, &cvq->chain);
@@ -157,29 +175,27 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 					 res.used_len)) {
 			ret = -EIO;
 		}
-		now = ktime_get_ns();
-		vsb_hist_add(&vsb->cvq_stats.cmd_ns, now - run.last, 1);
-		trace_vsb_cvq_cmd(vsb, cvq->chain.head, &res,
-				  cvq->chain.out_len, now - run.last);
-		run.last = now;
+		if (run.timed) {
+			now = ktime_get_ns();
+			vsb_hist_add(&vsb->cvq_stats.cmd_ns, now - run.last, 1);
+			trace_vsb_cvq_cmd(vsb, cvq->chain.head, &res,
+					  cvq->chain.out_len, now - run.last);
+			run.last = now;
+		}
+		/* A faulty command is completed too, with length 0. */
+		run.cmds++;
 		if (ret)
 			break;
-		run.cmds++;
-		if (!batch && vsb_cvq_complete(vsb, cvq, &run)) {
-			ret = -ENOMEM;
-			break;
-		}
+		if (!batch)
+			vsb_cvq_complete(vsb, cvq, &run);
 		if (++done >= limit) {
 			more = true;
 			break;
 		}
 	}
-	if (ret < 0 && ret != -ENOMEM)
+	if (ret < 0)
 		vsb_ring_return_chain(&cvq->ring, &cvq->chain);
-	if (vsb_cvq_complete(vsb, cvq, &run))
-		ret = -ENOMEM;
-	if (ret == -ENOMEM)
-		cvq->ring.fault = VSB_FAULT_NO_MEMORY;
+	vsb_cvq_complete(vsb, cvq, &run);
 	if (ret < 0)
 		vsb_needs_reset(vsb, cvq);
 	return more;
@@ -196,8 +212,7 @@ static bool vsb_process_pair(struct vsb_dev *vsb, u16 pair)
 		.rx_chain = &rx->chain,
 		.buf = vsb->frame,
 		.buf_len = VSB_FRAME_MAX,
-		.rx_accepts = vsb_rx_accepts,
-		.rx_priv = vsb,
+		.filter = &vsb->rx_filter,
 		.stats = &vsb->lb_stats[pair],
 	};
 	int ret;

@@ -73,7 +73,7 @@ enum vsb_genl_stat {
 	VSB_STAT_BATCHES, /* used-index publishes of the CVQ */
 	VSB_STAT_NOTIFICATIONS, /* CVQ interrupts to the driver */
 	VSB_STAT_REDUNDANT, /* OK, but set the state already held */
-	VSB_STAT_FILTER_UPDATES, /* receive filters built and published */
+	VSB_STAT_FILTER_UPDATES, /* receive filter updates */
 
 	__VSB_STAT_MAX,
 	VSB_STAT_MAX = __VSB_STAT_MAX - 1,

@@ -187,15 +187,12 @@ static bool tables_equal(const struct vsb_mac_table *a,
 	       !memcmp(a->addr, b->addr, a->count * VSB_ETH_ALEN);
 }
 
-static bool filter_equal(const struct vsb_net_ctrl *a,
-			 const struct vsb_net_ctrl *b)
+static bool modes_equal(const struct vsb_net_ctrl *a,
+			const struct vsb_net_ctrl *b)
 {
 	return a->promisc == b->promisc && a->allmulti == b->allmulti &&
 	       a->alluni == b->alluni && a->nomulti == b->nomulti &&
-	       a->nouni == b->nouni && a->nobcast == b->nobcast &&
-	       tables_equal(&a->uni, &b->uni) &&
-	       tables_equal(&a->multi, &b->multi) &&
-	       !memcmp(a->vlans, b->vlans, sizeof(a->vlans));
+	       a->nouni == b->nouni && a->nobcast == b->nobcast;
 }
 
 /* The VSB_CTRL_CHANGED_* flags that tell a from b. */
@@ -207,8 +204,13 @@ static u32 ctrl_diff(const struct vsb_net_ctrl *a, const struct vsb_net_ctrl *b)
 		diff |= VSB_CTRL_CHANGED_MAC;
 	if (a->announce_pending != b->announce_pending)
 		diff |= VSB_CTRL_CHANGED_STATUS;
-	if (!filter_equal(a, b))
-		diff |= VSB_CTRL_CHANGED_FILTER;
+	if (!modes_equal(a, b))
+		diff |= VSB_CTRL_CHANGED_RX_MODES;
+	if (!tables_equal(&a->uni, &b->uni) ||
+	    !tables_equal(&a->multi, &b->multi))
+		diff |= VSB_CTRL_CHANGED_MAC_TABLE;
+	if (memcmp(a->vlans, b->vlans, sizeof(a->vlans)))
+		diff |= VSB_CTRL_CHANGED_VLANS;
 	if (a->pairs != b->pairs)
 		diff |= VSB_CTRL_CHANGED_PAIRS;
 	if (a->offloads != b->offloads)

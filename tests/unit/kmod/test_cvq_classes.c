@@ -302,8 +302,8 @@ static void expect_answer_at(struct fcvq *f, u8 ack, u32 changed,
 	expect_answer_at(f, VIRTIO_NET_OK, changed, want, false, __FILE__, \
 			 __LINE__)
 /* The same, with MAC tables compared by their entries. */
-#define expect_ok_tables(f, want)                                         \
-	expect_answer_at(f, VIRTIO_NET_OK, VSB_CTRL_CHANGED_FILTER, want, \
+#define expect_ok_tables(f, want)                                            \
+	expect_answer_at(f, VIRTIO_NET_OK, VSB_CTRL_CHANGED_MAC_TABLE, want, \
 			 true, __FILE__, __LINE__)
 /* OK, and flag reported if want differs from the state before. */
 #define expect_ok_if_new(f, flag, before, want) \
@@ -419,7 +419,7 @@ static void rx_every_mode_set_and_cleared(void **state)
 			rx_cmd(&c, rx_modes[i].cmd, values[v]);
 			send(f, &c);
 			*rx_mode_of(&want, &rx_modes[i]) = values[v];
-			expect_ok_if_new(f, VSB_CTRL_CHANGED_FILTER, &before,
+			expect_ok_if_new(f, VSB_CTRL_CHANGED_RX_MODES, &before,
 					 &want);
 		}
 	}
@@ -495,7 +495,7 @@ static void rx_extra_modes_without_ctrl_rx_extra_err(void **state)
 			}
 			before = want;
 			*rx_mode_of(&want, &rx_modes[i]) = v;
-			expect_ok_if_new(f, VSB_CTRL_CHANGED_FILTER, &before,
+			expect_ok_if_new(f, VSB_CTRL_CHANGED_RX_MODES, &before,
 					 &want);
 		}
 	}
@@ -802,7 +802,7 @@ static void vlan_add_del_each_id(void **state)
 		vlan_cmd(&c, VIRTIO_NET_CTRL_VLAN_ADD, vids[i]);
 		send(f, &c);
 		vlan_set(&want, vids[i], true);
-		expect_ok_if_new(f, VSB_CTRL_CHANGED_FILTER, &before, &want);
+		expect_ok_if_new(f, VSB_CTRL_CHANGED_VLANS, &before, &want);
 		/* again: OK, and redundant */
 		send(f, &c);
 		expect_ok(f, 0, &want);
@@ -811,7 +811,7 @@ static void vlan_add_del_each_id(void **state)
 		vlan_cmd(&c, VIRTIO_NET_CTRL_VLAN_DEL, vids[i]);
 		send(f, &c);
 		vlan_set(&want, vids[i], false);
-		expect_ok(f, VSB_CTRL_CHANGED_FILTER, &want);
+		expect_ok(f, VSB_CTRL_CHANGED_VLANS, &want);
 		/* deleting what is not there is OK too, and redundant */
 		send(f, &c);
 		expect_ok(f, 0, &want);
@@ -1196,7 +1196,7 @@ static void reset_then_commands_from_reset_state(void **state)
 	vlan_cmd(&c, VIRTIO_NET_CTRL_VLAN_ADD, 100);
 	send(f, &c);
 	vlan_set(&want, 100, true);
-	expect_ok(f, VSB_CTRL_CHANGED_FILTER, &want);
+	expect_ok(f, VSB_CTRL_CHANGED_VLANS, &want);
 
 	mac_table_cmd(&c, 1, 1, 65, 65);
 	send(f, &c);

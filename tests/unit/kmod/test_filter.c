@@ -393,6 +393,77 @@ static void filter_short_frames(void **state)
 	RUN_CASES(cases);
 }
 
+/* The fields accepting a frame depends on, tables by their entries. */
+static bool filter_equal(const struct vsb_rx_filter *a,
+			 const struct vsb_rx_filter *b)
+{
+	const struct vsb_mac_table *ta[] = { &a->uni, &a->multi };
+	const struct vsb_mac_table *tb[] = { &b->uni, &b->multi };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ta); i++)
+		if (ta[i]->count != tb[i]->count ||
+		    ta[i]->overflow != tb[i]->overflow ||
+		    memcmp(ta[i]->addr, tb[i]->addr,
+			   ta[i]->count * VSB_ETH_ALEN))
+			return false;
+	return a->ctrl_rx == b->ctrl_rx && a->ctrl_vlan == b->ctrl_vlan &&
+	       a->promisc == b->promisc && a->allmulti == b->allmulti &&
+	       a->alluni == b->alluni && a->nomulti == b->nomulti &&
+	       a->nouni == b->nouni && a->nobcast == b->nobcast &&
+	       !memcmp(a->mac, b->mac, VSB_ETH_ALEN) &&
+	       !memcmp(a->vlans, b->vlans, sizeof(a->vlans));
+}
+
+/*
+ * The module updates its filter once per batch with what the batch
+ * changed: an update copies exactly the parts named, and leaves the rest
+ * as the last build or update made them.
+ */
+static void filter_update_copies_only_what_changed(void **state)
+{
+	static const u32 parts[] = {
+		VSB_CTRL_CHANGED_MAC,	    VSB_CTRL_CHANGED_RX_MODES,
+		VSB_CTRL_CHANGED_MAC_TABLE, VSB_CTRL_CHANGED_VLANS,
+		VSB_CTRL_CHANGED_FILTER,    0,
+	};
+	const struct filter_case base = F("base", RXV, 0, own, 0, true);
+	struct vsb_net_ctrl old, new, mix;
+	struct vsb_rx_filter got, want;
+	unsigned int i;
+
+	(void)state;
+	build_state(&old, &base);
+	new = old;
+	memcpy(new.mac, src, VSB_ETH_ALEN);
+	new.promisc = true;
+	new.nobcast = true;
+	new.uni.count = 1;
+	new.multi.overflow = true;
+	new.multi.count = 0;
+	new.vlans[1] ^= 0x5a;
+	for (i = 0; i < ARRAY_SIZE(parts); i++) {
+		mix = old;
+		if (parts[i] & VSB_CTRL_CHANGED_MAC)
+			memcpy(mix.mac, new.mac, VSB_ETH_ALEN);
+		if (parts[i] & VSB_CTRL_CHANGED_RX_MODES) {
+			mix.promisc = new.promisc;
+			mix.nobcast = new.nobcast;
+		}
+		if (parts[i] & VSB_CTRL_CHANGED_MAC_TABLE) {
+			mix.uni = new.uni;
+			mix.multi = new.multi;
+		}
+		if (parts[i] & VSB_CTRL_CHANGED_VLANS)
+			memcpy(mix.vlans, new.vlans, sizeof(mix.vlans));
+		vsb_rx_filter_build(&got, &old, RXV);
+		vsb_rx_filter_update(&got, &new, parts[i]);
+		vsb_rx_filter_build(&want, &mix, RXV);
+		if (!filter_equal(&got, &want))
+			fail_msg("update of parts %#x", parts[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +474,7 @@ int main(void)
 		cmocka_unit_test(filter_promisc_over_everything),
 		cmocka_unit_test(filter_vlan),
 		cmocka_unit_test(filter_short_frames),
+		cmocka_unit_test(filter_update_copies_only_what_changed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

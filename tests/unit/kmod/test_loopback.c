@@ -42,6 +42,8 @@ struct fixture {
 	struct tq rx;
 	/* the control queue, and the device state it programs */
 	struct fcvq cvq;
+	/* the data path's filter, kept up to date as the module does */
+	struct vsb_rx_filter filter;
 	struct vsb_loopback_stats stats;
 	u8 *bounce;
 	struct vsb_loopback lb;
@@ -54,16 +56,6 @@ struct fixture {
 	unsigned int nr_rxo;
 };
 
-/* The filter the module would have published for the current state. */
-static bool fixture_rx_accepts(const void *priv, const u8 *frame, u32 len)
-{
-	const struct fcvq *cvq = priv;
-	struct vsb_rx_filter filter;
-
-	vsb_rx_filter_build(&filter, &cvq->ctrl, cvq->features);
-	return vsb_rx_filter_accepts(&filter, frame, len);
-}
-
 static int fixture_setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -74,6 +66,7 @@ static int fixture_setup(void **state)
 	tq_init(&f->tx, f->m, NUM, 0, false, false);
 	tq_init(&f->rx, f->m, NUM, 0, false, false);
 	fcvq_init(&f->cvq, f->m, 0, dev_mac, 1);
+	vsb_rx_filter_build(&f->filter, &f->cvq.ctrl, 0);
 	f->bounce = malloc(BUF_LEN);
 	if (!f->bounce)
 		return -1;
@@ -84,8 +77,7 @@ static int fixture_setup(void **state)
 		.rx_chain = &f->rx.chain,
 		.buf = f->bounce,
 		.buf_len = BUF_LEN,
-		.rx_accepts = fixture_rx_accepts,
-		.rx_priv = &f->cvq,
+		.filter = &f->filter,
 		.stats = &f->stats,
 	};
 	*state = f;
@@ -529,12 +521,14 @@ static void rx_fault_tx_still_completed(void **state)
 static void negotiate(struct fixture *f, u64 features)
 {
 	f->cvq.features = features;
+	vsb_rx_filter_build(&f->filter, &f->cvq.ctrl, features);
 }
 
 /* Send a control command, which must be acked OK. */
 static void control(struct fixture *f, const u8 *cmd, u32 len)
 {
 	fcvq_send(&f->cvq, cmd, len);
+	vsb_rx_filter_update(&f->filter, &f->cvq.ctrl, f->cvq.res.changed);
 	fcvq_expect_ack(&f->cvq, VIRTIO_NET_OK);
 }
 
