@@ -24,6 +24,7 @@ PACKAGES=(
 	build-essential make pkg-config libmnl-dev libcmocka-dev
 	qemu-system-x86 busybox-static cpio xz-utils zstd kmod
 	iproute2 ethtool jq sparse perl shellcheck clang-format
+	gnuplot-nox fonts-dejavu-core
 	clang libclang-rt-dev dkms python3-docutils bash-completion
 	groff-base man-db
 )
