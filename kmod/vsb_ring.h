@@ -75,6 +75,13 @@ enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
 			      u64 avail, u64 used, u16 last_avail);
 void vsb_ring_set_base(struct vsb_ring *ring, u16 last_avail);
 int vsb_ring_pop(struct vsb_ring *ring, struct vsb_chain *chain);
+
+/* Whether chains the driver announced at the last look are left to take. */
+static inline bool vsb_ring_has_announced(const struct vsb_ring *ring)
+{
+	return ring->avail_idx != ring->last_avail;
+}
+
 int vsb_ring_push(struct vsb_ring *ring, u16 head, u32 len);
 int vsb_ring_publish(struct vsb_ring *ring);
 bool vsb_ring_need_notify(struct vsb_ring *ring);

@@ -151,7 +151,14 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 	for (;;) {
 		ret = vsb_ring_pop(&cvq->ring, &cvq->chain);
 		if (!ret) {
-			/* Re-arm kicks; if more came meanwhile, go on. */
+			/*
+			 * The batch is all there is now: publish it before
+			 * re-arming kicks, which costs a barrier and another
+			 * look at the avail index that a driver waiting for
+			 * this completion need not wait for. If more came
+			 * meanwhile, they make the next batch.
+			 */
+			vsb_cvq_complete(vsb, cvq, &run);
 			ret = vsb_ring_enable_kicks(&cvq->ring);
 			if (ret > 0)
 				continue;
@@ -186,7 +193,12 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 		run.cmds++;
 		if (ret)
 			break;
-		if (!batch)
+		/*
+		 * Immediate mode publishes every command; batch mode the
+		 * commands the driver had announced when the device last
+		 * looked, before looking again.
+		 */
+		if (!batch || !vsb_ring_has_announced(&cvq->ring))
 			vsb_cvq_complete(vsb, cvq, &run);
 		if (++done >= limit) {
 			more = true;
