@@ -18,12 +18,6 @@ CYCLES=1000
 SLACK_KB=2048
 LONG=1000000
 
-slab_kb() {
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-	awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo
-}
-
 # long_load DEV: a load that runs until killed; its pid in $!.
 long_load() {
 	vdpactl-batch load --dev "$1" --count 30 --rounds $LONG \
@@ -40,23 +34,11 @@ gone() {
 	[ ! -e "/sys/bus/vdpa/devices/$1" ]
 }
 
-cycle() {
-	i=0
-	while [ "$i" -lt "$1" ]; do
-		tb_dev_add "c$i" vdpasim_batch vhost_vdpa || return 1
-		dev=$(tb_vhost_chardev "c$i") || return 1
-		exec 3<>"$dev" || return 1
-		exec 3>&-
-		tb_dev_del "c$i" || return 1
-		i=$((i + 1))
-	done
-}
-
 tap_plan 18
 tb_load_stock
 tb_load_batch
-cycle 1
-before=$(slab_kb)
+tb_cycles 1
+before=$(tb_meminfo_kb SUnreclaim)
 
 for d in b0 b1 b2; do
 	tb_dev_add "$d" vdpasim_batch vhost_vdpa
@@ -122,7 +104,7 @@ tap_is "$?" 0 "rmmod succeeded once the fd was closed"
 tap_ok "module gone" tb_wait 10 test ! -d /sys/module/vdpa_sim_batch
 
 tb_load_batch
-tap_ok "$CYCLES create/open/close/delete cycles" cycle $CYCLES
+tap_ok "$CYCLES create/open/close/delete cycles" tb_cycles $CYCLES
 tap_is "$(vdpa -j dev show | jq -r '.dev | keys | join(",")')" s0 \
 	"only the stock device is left"
 tb_dev_del s0
@@ -130,7 +112,7 @@ tap_is "$(grep -c '\[vdpa_sim_batch\]' /proc/vmallocinfo)" 0 \
 	"no vmalloc area allocated by the module is left"
 tap_ok "rmmod vdpa_sim_batch" rmmod vdpa_sim_batch
 tb_load_batch
-after=$(slab_kb)
+after=$(tb_meminfo_kb SUnreclaim)
 tap_diag "SUnreclaim before ${before} kB, after ${after} kB"
 tap_ok "unreclaimable slab did not grow by more than ${SLACK_KB} kB" \
 	test "$after" -le "$((before + SLACK_KB))"

@@ -98,3 +98,24 @@ tb_wait() {
 		sleep 0.1
 	done
 }
+
+# tb_meminfo_kb FIELD: a /proc/meminfo field in kB, after dropping caches.
+tb_meminfo_kb() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo
+}
+
+# tb_cycles N: N times create a vdpasim_batch device on vhost_vdpa, open
+# and close its chardev (each resets the device), delete it.
+tb_cycles() {
+	_tb_i=0
+	while [ "$_tb_i" -lt "$1" ]; do
+		tb_dev_add "c$_tb_i" vdpasim_batch vhost_vdpa || return 1
+		_tb_dev=$(tb_vhost_chardev "c$_tb_i") || return 1
+		exec 3<>"$_tb_dev" || return 1
+		exec 3>&-
+		tb_dev_del "c$_tb_i" || return 1
+		_tb_i=$((_tb_i + 1))
+	done
+}
