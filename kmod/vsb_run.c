@@ -151,14 +151,7 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 	for (;;) {
 		ret = vsb_ring_pop(&cvq->ring, &cvq->chain);
 		if (!ret) {
-			/*
-			 * The batch is all there is now: publish it before
-			 * re-arming kicks, which costs a barrier and another
-			 * look at the avail index that a driver waiting for
-			 * this completion need not wait for. If more came
-			 * meanwhile, they make the next batch.
-			 */
-			vsb_cvq_complete(vsb, cvq, &run);
+			/* Re-arm kicks; if more came meanwhile, go on. */
 			ret = vsb_ring_enable_kicks(&cvq->ring);
 			if (ret > 0)
 				continue;
@@ -194,11 +187,15 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 		if (ret)
 			break;
 		/*
-		 * Immediate mode publishes every command; batch mode the
-		 * commands the driver had announced when the device last
-		 * looked, before looking again.
+		 * Immediate mode publishes every command. Batch mode publishes
+		 * once the ring is found empty with kicks re-armed, so that a
+		 * driver that kicks once per batch gets one -- except for a
+		 * lone command, the one a serial driver waits for: it is
+		 * published before the device looks again, sparing the
+		 * driver a barrier and two reads of the avail index.
 		 */
-		if (!batch || !vsb_ring_has_announced(&cvq->ring))
+		if (!batch ||
+		    (run.cmds == 1 && !vsb_ring_has_announced(&cvq->ring)))
 			vsb_cvq_complete(vsb, cvq, &run);
 		if (++done >= limit) {
 			more = true;
