@@ -15,6 +15,7 @@
 #define F_MAC_ADDR F(VIRTIO_NET_F_CTRL_MAC_ADDR)
 #define F_INDIRECT F(VIRTIO_RING_F_INDIRECT_DESC)
 #define F_MQ F(VIRTIO_NET_F_MQ)
+#define F_EVENT_IDX F(VIRTIO_RING_F_EVENT_IDX)
 
 /* A chain of @shape carrying a MAC_ADDR_SET, indirect tables allowed. */
 #define RING(shape_) \
@@ -28,8 +29,9 @@
 	.kind = KIND_RING, .shape = SHAPE_NORMAL, .payload = (payload_), \
 	.want = F_MAC_ADDR | (want_)
 
-#define RESET_RULE \
-	"NEEDS_RESET (config interrupt); a chain given back has used len 0 and no ack"
+#define RESET_RULE                                                                  \
+	"NEEDS_RESET (config interrupt); a chain given back has used len 0 and no " \
+	"ack"
 #define CVQ_ERR_RULE "ack ERR with used len 1; state unchanged; no NEEDS_RESET"
 
 const struct inject_case inject_cases[] = {
@@ -171,6 +173,46 @@ const struct inject_case inject_cases[] = {
 	  "no failure or a clean error; the device then serves a command",
 	  .kind = KIND_SUSPEND_EARLY, .want = F_MAC_ADDR, .needs_suspend = true,
 	  .expect = EXPECT_SURVIVES },
+	{ "iotlb-split", "12",
+	  "MAC_ADDR_SET whose 8 bytes straddle two IOTLB maps of one page each, "
+	  "backed by user pages in the opposite order",
+	  "read across the maps: ack OK, used len 1, MAC updated",
+	  .kind = KIND_IOTLB_SPLIT, .shape = SHAPE_CMD_FRAGMENTED,
+	  .payload = PAYLOAD_MAC, .want = F_MAC_ADDR, .expect = EXPECT_OK },
+	{ "vring-base", "17",
+	  "a CVQ of 64 (below the maximum) given VHOST_SET_VRING_BASE 65535 before "
+	  "enable; MAC_ADDR_SET at avail index 65535 and 0",
+	  "honoured: both served in ring entries 63 and 0, acked OK, used idx 65535 "
+	  "-> 1",
+	  .kind = KIND_VRING_BASE, .shape = SHAPE_NORMAL,
+	  .payload = PAYLOAD_MAC, .want = F_MAC_ADDR, .ok_first = true,
+	  .expect = EXPECT_OK },
+	{ "notify-flags", "19",
+	  "without EVENT_IDX: a command with avail flags NO_INTERRUPT, then one "
+	  "with flags 0",
+	  "no call for the first, a call for the second; both acked OK",
+	  .kind = KIND_NOTIFY, .want = F_MAC_ADDR, .param = PARAM_NOTIFY_FLAGS,
+	  .expect = EXPECT_NOTIFY },
+	{ "notify-event-idx", "19",
+	  "with EVENT_IDX: a command each at used_event = old (the first after "
+	  "DRIVER_OK), old - 1, old + 1, old + 2, old, then NO_INTERRUPT with "
+	  "used_event = old",
+	  "a call exactly when vring_need_event says (used_event = old; flags "
+	  "ignored); all acked OK",
+	  .kind = KIND_NOTIFY, .want = F_MAC_ADDR | F_EVENT_IDX,
+	  .need = F_EVENT_IDX, .param = PARAM_NOTIFY_EVENT_IDX,
+	  .expect = EXPECT_NOTIFY },
+	{ "mmap-pgoff-range", "34",
+	  "mmap of one page of the vhost-vdpa fd at pgoff = nvqs and 65535",
+	  "every mmap fails (no notification area past the queues)",
+	  .kind = KIND_MMAP, .want = F_MAC_ADDR, .expect = EXPECT_REFUSED },
+	{ "config-before-features", "34",
+	  "netlink config get and GET_CONFIG of every byte on a fresh fd, before "
+	  "any negotiation",
+	  "every read succeeds, no crash; a driver then negotiates and is served "
+	  "(ack OK)",
+	  .kind = KIND_CONFIG_EARLY, .want = F_MAC_ADDR,
+	  .expect = EXPECT_ACCEPTED },
 	{ "stress-reset", "15",
 	  "SET_STATUS 0 with a batch in flight, then set-up again on the same fd",
 	  "no hang or warning; the new set-up serves a full batch",

@@ -21,6 +21,11 @@ enum inject_kind {
 	KIND_SUSPENDED, /* a command while suspended */
 	KIND_SUSPEND_EARLY, /* SUSPEND before DRIVER_OK */
 	KIND_STRESS, /* an operation in the middle of a running load */
+	KIND_VRING_BASE, /* a queue started at a non-zero avail index */
+	KIND_NOTIFY, /* used-buffer notification suppression */
+	KIND_MMAP, /* mmap of a notification area out of range */
+	KIND_CONFIG_EARLY, /* GET_CONFIG before features are negotiated */
+	KIND_IOTLB_SPLIT, /* a command over IOTLB maps of scattered pages */
 };
 
 /* The command a ring case carries. */
@@ -44,6 +49,8 @@ enum inject_expect {
 	EXPECT_REFUSED, /* an ioctl fails or the device will not run it */
 	EXPECT_UNTOUCHED, /* nothing served until allowed, then served OK */
 	EXPECT_SURVIVES, /* completes or fails cleanly, then works again */
+	EXPECT_NOTIFY, /* each command acked OK, notified as the rule says */
+	EXPECT_ACCEPTED, /* every probe succeeds */
 };
 
 /* KIND_VRING_NUM sizes, KIND_CONFIG directions, KIND_STRESS operations. */
@@ -58,6 +65,8 @@ enum inject_param {
 	PARAM_STRESS_SUSPEND,
 	PARAM_STRESS_REMAP,
 	PARAM_STRESS_CLOSE,
+	PARAM_NOTIFY_FLAGS, /* VRING_AVAIL_F_NO_INTERRUPT, no EVENT_IDX */
+	PARAM_NOTIFY_EVENT_IDX, /* a used_event sweep with EVENT_IDX */
 };
 
 struct inject_case {

@@ -17,6 +17,7 @@
 #define INJECT_PROBES_MAX 6
 #define INJECT_TEXT_LEN 192
 #define INJECT_OP_LEN 48
+#define INJECT_NOTIFY_MAX 6
 
 struct inject_chain_obs {
 	bool completed;
@@ -29,6 +30,15 @@ struct inject_chain_obs {
 struct inject_probe {
 	char op[INJECT_OP_LEN];
 	int err; /* 0 or -errno */
+};
+
+/* One command of a notification case and the calls it brought. */
+struct inject_notify_obs {
+	char what[INJECT_OP_LEN];
+	bool served; /* acked OK with used len 1 */
+	unsigned int calls; /* call eventfd count after it came back */
+	unsigned int want_min;
+	unsigned int want_max;
 };
 
 struct inject_obs {
@@ -57,6 +67,10 @@ struct inject_obs {
 	/* KIND_KICK_EARLY, KIND_SUSPENDED */
 	bool early_touched; /* served before it was allowed */
 	bool needed_kick; /* served only after a new kick */
+
+	/* KIND_NOTIFY */
+	unsigned int n_notify;
+	struct inject_notify_obs notify[INJECT_NOTIFY_MAX];
 
 	/* KIND_STRESS, KIND_SUSPEND_EARLY */
 	unsigned int rounds;

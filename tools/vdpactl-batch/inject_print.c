@@ -78,6 +78,26 @@ static void print_probes(struct output *o, const struct inject_obs *obs)
 	close_json_array(o);
 }
 
+static void print_notify(struct output *o, const struct inject_obs *obs)
+{
+	unsigned int i;
+
+	open_json_array(o, "notify");
+	for (i = 0; i < obs->n_notify; i++) {
+		const struct inject_notify_obs *n = &obs->notify[i];
+
+		open_json_object(o, NULL);
+		print_string(o, PRINT_ANY, "step", " %s:", n->what);
+		print_bool(o, PRINT_JSON, "served", "", n->served);
+		print_uint(o, PRINT_ANY, "calls", " %u calls", n->calls);
+		print_text(o, "%s;", n->served ? "" : " (not acked OK)");
+		print_uint(o, PRINT_JSON, "want_min", "", n->want_min);
+		print_uint(o, PRINT_JSON, "want_max", "", n->want_max);
+		close_json_object(o);
+	}
+	close_json_array(o);
+}
+
 static void print_mac(struct output *o, const char *key, const char *fmt,
 		      const uint8_t mac[MAC_LEN])
 {
@@ -130,6 +150,8 @@ void inject_print_result(struct output *o, const char *dev,
 		}
 		print_chains(o, obs);
 		print_probes(o, obs);
+		if (c->kind == KIND_NOTIFY)
+			print_notify(o, obs);
 		if (obs->mac_valid) {
 			print_mac(o, "mac_before", " mac %s", obs->mac_before);
 			print_mac(o, "mac_after", " -> %s;", obs->mac_after);

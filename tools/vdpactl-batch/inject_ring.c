@@ -38,6 +38,7 @@ static const char *const shape_names[SHAPE_COUNT] = {
 	[SHAPE_SHORT_HEADER] = "1-byte header",
 	[SHAPE_NO_ACK] = "no writable byte",
 	[SHAPE_SPLIT_HEADER] = "header split 1 + 1",
+	[SHAPE_CMD_FRAGMENTED] = "command over several maps",
 };
 
 const char *inject_shape_name(enum inject_shape shape)
@@ -235,6 +236,10 @@ static int build_direct(struct build *b, enum inject_shape shape,
 	case SHAPE_BUFFER_UNMAPPED:
 		fill_pair(b, d, h);
 		d[h].addr = htole64(r->unmapped_iova);
+		break;
+	case SHAPE_CMD_FRAGMENTED:
+		fill_pair(b, d, h);
+		d[h].addr = htole64(r->fragmented_iova);
 		break;
 	case SHAPE_SHORT_HEADER:
 		fill_pair(b, d, h);

@@ -38,6 +38,7 @@ enum inject_shape {
 	SHAPE_SHORT_HEADER, /* [1 byte R][ack W] */
 	SHAPE_NO_ACK, /* [cmd R], nothing writable */
 	SHAPE_SPLIT_HEADER, /* [class R][cmd R][data R][ack W] */
+	SHAPE_CMD_FRAGMENTED, /* [cmd R at fragmented_iova][ack W] */
 	SHAPE_COUNT
 };
 
@@ -60,6 +61,8 @@ struct inject_ring {
 	size_t ack_size;
 	size_t ack_used;
 	uint64_t unmapped_iova; /* an IOVA nothing is mapped at */
+	/* A copy of the command the caller put over several IOTLB maps. */
+	uint64_t fragmented_iova;
 	uint16_t next_desc;
 };
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "cvq_cmd.h"
@@ -117,6 +118,10 @@ void inject_close(struct inject_session *s)
 	if (s->dev_open)
 		cvq_dev_close(&s->dev);
 	s->dev_open = false;
+	/* After the close: the device no longer has the pages mapped. */
+	if (s->fragmented_mem)
+		munmap(s->fragmented_mem, s->fragmented_len);
+	s->fragmented_mem = NULL;
 }
 
 static int read_mac(struct inject_session *s, uint8_t mac[MAC_LEN])
@@ -134,6 +139,7 @@ static void ring_begin(struct inject_session *s)
 		.desc = d->ring_desc,
 		.avail = d->ring_avail,
 		.num = (uint16_t)d->ring_size,
+		.avail_idx = s->used_base,
 		.ro = d->cmd_buf,
 		.ro_iova = d->cmd_iova,
 		.ro_size = INJECT_CMD_BYTES,
@@ -142,11 +148,11 @@ static void ring_begin(struct inject_session *s)
 		.ack_size = INJECT_ACK_BYTES,
 		/* Past the last map, page-aligned: nothing is there. */
 		.unmapped_iova = d->iova_end + (1u << 20),
+		.fragmented_iova = s->fragmented_iova,
 	};
 }
 
-/* The bytes of @payload; @max_vqp for PAYLOAD_MQ_OVER_MAX. */
-static uint32_t payload_bytes(enum inject_payload payload, uint16_t max_vqp,
+uint32_t inject_payload_bytes(enum inject_payload payload, uint16_t max_vqp,
 			      uint8_t *buf)
 {
 	struct cvq_cmd cmd;
@@ -220,7 +226,7 @@ bool inject_wait_used(struct inject_session *s, uint16_t want, bool want_reset)
 	bool back;
 
 	for (;;) {
-		back = inject_used_idx(s) >= want;
+		back = (uint16_t)(inject_used_idx(s) - s->used_base) >= want;
 		now = inject_now_ms();
 		if (!inject_status(s, &status) &&
 		    (status & VIRTIO_CONFIG_S_NEEDS_RESET) && !reset_at)
@@ -243,14 +249,16 @@ bool inject_wait_used(struct inject_session *s, uint16_t want, bool want_reset)
 void inject_observe(struct inject_session *s)
 {
 	struct inject_obs *o = s->obs;
-	uint16_t used = inject_used_idx(s), i;
+	uint16_t used, i;
 	unsigned int k;
 
 	/* Late used entries or status changes show up here too. */
 	inject_sleep_ms(10);
-	used = inject_used_idx(s);
+	used = (uint16_t)(inject_used_idx(s) - s->used_base);
 	for (i = 0; i < used && i < s->ring.num; i++) {
-		const struct vring_used_elem *e = &s->dev.ring_used->ring[i];
+		const struct vring_used_elem *e =
+			&s->dev.ring_used->ring[(uint16_t)(s->used_base + i) &
+						(s->ring.num - 1)];
 		uint32_t id = le32toh(e->id);
 		bool ours = false;
 
@@ -272,6 +280,19 @@ void inject_observe(struct inject_session *s)
 			 (o->status & VIRTIO_CONFIG_S_NEEDS_RESET);
 }
 
+int inject_send(struct inject_session *s)
+{
+	int err;
+
+	inject_publish(s);
+	err = cvq_dev_kick(&s->dev);
+	if (err)
+		return err;
+	inject_wait_used(s, (uint16_t)s->obs->n_chains, false);
+	inject_observe(s);
+	return 0;
+}
+
 static bool expects_reset(const struct inject_case *c)
 {
 	return c->expect == EXPECT_RESET || c->expect == EXPECT_REFUSED;
@@ -290,7 +311,7 @@ static void expect_mac(struct inject_session *s)
 		memcpy(o->mac_expected, mac_case, MAC_LEN);
 }
 
-static int run_ring(struct inject_session *s)
+int inject_run_chains(struct inject_session *s)
 {
 	const struct inject_case *c = s->c;
 	struct inject_obs *o = s->obs;
@@ -298,19 +319,16 @@ static int run_ring(struct inject_session *s)
 	uint32_t len;
 	int err;
 
-	err = inject_open_ring(s, true);
-	if (err || o->skipped)
-		return err;
 	o->mac_valid = !read_mac(s, o->mac_before);
 	ring_begin(s);
 	if (c->ok_first) {
-		len = payload_bytes(PAYLOAD_MAC, 0, cmd);
+		len = inject_payload_bytes(PAYLOAD_MAC, 0, cmd);
 		memcpy(cmd + 2, mac_first, MAC_LEN);
 		err = build(s, SHAPE_NORMAL, cmd, len);
 		if (err)
 			return err;
 	}
-	len = payload_bytes(c->payload, s->dev.max_vqp, cmd);
+	len = inject_payload_bytes(c->payload, s->dev.max_vqp, cmd);
 	err = build(s, c->shape, cmd, len);
 	if (err)
 		return err;
@@ -334,6 +352,47 @@ static int run_ring(struct inject_session *s)
 	return err;
 }
 
+static int run_ring(struct inject_session *s)
+{
+	int err = inject_open_ring(s, true);
+
+	if (err || s->obs->skipped)
+		return err;
+	return inject_run_chains(s);
+}
+
+/*
+ * The queue is disabled, given its first avail index, enabled again and
+ * the device started; the used index in memory starts there too, as
+ * after a migration.
+ */
+static int run_vring_base(struct inject_session *s)
+{
+	struct vhost_vring_state state;
+	int err;
+
+	err = inject_open(s, INJECT_BASE_RING_NUM, INJECT_CMD_BYTES,
+			  INJECT_ACK_BYTES, false);
+	if (err || s->obs->skipped)
+		return err;
+	state = (struct vhost_vring_state){ .index = s->dev.cvq_index };
+	err = VHOST_IOCTL(&s->dev.vhost, VHOST_VDPA_SET_VRING_ENABLE, &state);
+	state.num = INJECT_BASE_AVAIL_IDX;
+	if (!err)
+		err = VHOST_IOCTL(&s->dev.vhost, VHOST_SET_VRING_BASE, &state);
+	state.num = 1;
+	if (!err)
+		err = VHOST_IOCTL(&s->dev.vhost, VHOST_VDPA_SET_VRING_ENABLE,
+				  &state);
+	if (err)
+		return err;
+	s->used_base = INJECT_BASE_AVAIL_IDX;
+	s->dev.ring_avail->idx = htole16(s->used_base);
+	s->dev.ring_used->idx = htole16(s->used_base);
+	err = cvq_dev_driver_ok(&s->dev);
+	return err ? err : inject_run_chains(s);
+}
+
 /* Sends one valid MAC_ADDR_SET and waits for it, kicking again if asked. */
 static int serve_one(struct inject_session *s, bool kick_first)
 {
@@ -354,10 +413,18 @@ static int serve_one(struct inject_session *s, bool kick_first)
 int inject_add_command(struct inject_session *s)
 {
 	uint8_t cmd[CVQ_DATA_MAX + 2];
-	uint32_t len = payload_bytes(PAYLOAD_MAC, 0, cmd);
+	uint32_t len = inject_payload_bytes(PAYLOAD_MAC, 0, cmd);
 
 	ring_begin(s);
 	return build(s, SHAPE_NORMAL, cmd, len);
+}
+
+int inject_next_command(struct inject_session *s)
+{
+	s->used_base = s->ring.avail_idx;
+	s->obs->n_chains = 0;
+	memset(s->obs->chain, 0, sizeof(s->obs->chain));
+	return inject_add_command(s);
 }
 
 /* Held back: nothing may come back while the device may not serve. */
@@ -502,6 +569,11 @@ static int (*const runners[])(struct inject_session *s) = {
 	[KIND_SUSPENDED] = run_suspended,
 	[KIND_SUSPEND_EARLY] = run_suspend_early,
 	[KIND_STRESS] = inject_run_stress,
+	[KIND_VRING_BASE] = run_vring_base,
+	[KIND_NOTIFY] = inject_run_notify,
+	[KIND_MMAP] = inject_run_mmap,
+	[KIND_CONFIG_EARLY] = inject_run_config_early,
+	[KIND_IOTLB_SPLIT] = inject_run_fragmented,
 };
 
 int inject_run(const struct inject_case *c, const struct inject_opts *o,

@@ -19,6 +19,13 @@
 #define INJECT_CMD_BYTES 4096
 #define INJECT_ACK_BYTES 64
 
+/*
+ * KIND_VRING_BASE: a queue below the maximum, started where its first
+ * two chains take the last ring entry and the index wraps to 0.
+ */
+#define INJECT_BASE_RING_NUM 64
+#define INJECT_BASE_AVAIL_IDX 0xffff
+
 #define INJECT_DEFAULT_TIMEOUT_MS 1000
 #define INJECT_DEFAULT_ROUNDS 20
 #define INJECT_ROUNDS_MAX 100000
@@ -40,6 +47,10 @@ struct inject_session {
 	struct cvq_dev dev;
 	bool dev_open;
 	struct inject_ring ring;
+	uint16_t used_base; /* the used index the case's chains start at */
+	uint64_t fragmented_iova; /* KIND_IOTLB_SPLIT: the command's copy */
+	void *fragmented_mem; /* its pages, unmapped at close */
+	size_t fragmented_len;
 	struct inject_chain chains[INJECT_CHAINS_MAX];
 };
 
@@ -56,6 +67,15 @@ int inject_run_vring_num(struct inject_session *s);
 int inject_run_features(struct inject_session *s);
 int inject_run_config(struct inject_session *s);
 int inject_run_stress(struct inject_session *s);
+int inject_run_notify(struct inject_session *s);
+int inject_run_mmap(struct inject_session *s);
+int inject_run_config_early(struct inject_session *s);
+int inject_run_fragmented(struct inject_session *s);
+/* The bytes of @payload; @max_vqp for PAYLOAD_MQ_OVER_MAX. */
+uint32_t inject_payload_bytes(enum inject_payload payload, uint16_t max_vqp,
+			      uint8_t *buf);
+/* Builds the case's chains on the running queue, kicks and observes. */
+int inject_run_chains(struct inject_session *s);
 
 /*
  * Helpers for all of them. inject_open() negotiates and sets the device
@@ -69,6 +89,12 @@ void inject_close(struct inject_session *s);
 int inject_status(struct inject_session *s, uint8_t *status);
 /* One valid MAC_ADDR_SET as the next chain of a fresh inject_ring. */
 int inject_add_command(struct inject_session *s);
+/*
+ * Another valid MAC_ADDR_SET as the only chain in flight, after the ones
+ * before came back: their descriptors are reused, the avail index goes
+ * on.
+ */
+int inject_next_command(struct inject_session *s);
 /* Publishes the chains built so far. */
 void inject_publish(struct inject_session *s);
 /*
@@ -76,6 +102,8 @@ void inject_publish(struct inject_session *s);
  * NEEDS_RESET has been up for a grace time, or the timeout.
  */
 bool inject_wait_used(struct inject_session *s, uint16_t want, bool want_reset);
+/* Publishes, kicks, waits for the chains built and observes. */
+int inject_send(struct inject_session *s);
 /* Reads back used entries, acks and the status into the observation. */
 void inject_observe(struct inject_session *s);
 uint16_t inject_used_idx(const struct inject_session *s);

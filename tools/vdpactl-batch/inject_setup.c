@@ -7,10 +7,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include "cvq_cmd.h"
 #include "inject_run.h"
 #include "log.h"
 #include "util.h"
+#include "vdpa_client.h"
 
 /* Further than any virtio config space reaches. */
 #define CONFIG_SIZE_MAX 4096
@@ -129,6 +133,17 @@ static int config_ioctl(struct inject_session *s, bool set, uint32_t off,
 				       &cfg);
 }
 
+/* The config size: the first offset a 1-byte read fails at; 0 if none. */
+static unsigned int config_size(struct inject_session *s)
+{
+	unsigned int size;
+
+	for (size = 0; size < CONFIG_SIZE_MAX; size++)
+		if (config_ioctl(s, false, size, 1))
+			break;
+	return size == CONFIG_SIZE_MAX ? 0 : size;
+}
+
 int inject_run_config(struct inject_session *s)
 {
 	static const struct {
@@ -149,11 +164,8 @@ int inject_run_config(struct inject_session *s)
 	err = inject_open(s, 0, 0, 0, false);
 	if (err || s->obs->skipped)
 		return err;
-	/* The config size: the first offset a 1-byte read fails at. */
-	for (size = 0; size < CONFIG_SIZE_MAX; size++)
-		if (config_ioctl(s, false, size, 1))
-			break;
-	if (!size || size == CONFIG_SIZE_MAX)
+	size = config_size(s);
+	if (!size)
 		return pr_errno(EIO, "%s: config space size not found",
 				s->o->devname);
 	for (i = 0; i < ARRAY_SIZE(probes); i++) {
@@ -167,4 +179,85 @@ int inject_run_config(struct inject_session *s)
 				 "%s %s", set ? "SET" : "GET", probes[i].what);
 	}
 	return 0;
+}
+
+/* A notification area mapped as a driver would: one page, write-only. */
+static int map_notification(struct inject_session *s, unsigned long pgoff)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, (size_t)page, PROT_WRITE, MAP_SHARED,
+		       s->dev.vhost.fd, (off_t)pgoff * page);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	munmap(p, (size_t)page);
+	return 0;
+}
+
+int inject_run_mmap(struct inject_session *s)
+{
+	uint32_t nvqs;
+	int err;
+
+	err = inject_open_ring(s, true);
+	if (err || s->obs->skipped)
+		return err;
+	err = VHOST_IOCTL(&s->dev.vhost, VHOST_VDPA_GET_VQS_COUNT, &nvqs);
+	if (err)
+		return err;
+	/* vhost-vdpa itself refuses only page offsets above 65535. */
+	inject_obs_probe(s->obs, map_notification(s, nvqs),
+			 "mmap pgoff %u (= nvqs)", nvqs);
+	inject_obs_probe(s->obs, map_notification(s, 65535),
+			 "mmap pgoff 65535");
+	return 0;
+}
+
+static int config_seen(const struct vdpa_dev_config *config, void *data)
+{
+	(void)config;
+	(void)data;
+	return 0;
+}
+
+/* Reads of the config space on a fresh fd, as "vdpa dev config show" does. */
+static void probe_unnegotiated(struct inject_session *s)
+{
+	struct inject_obs *o = s->obs;
+	struct vdpa_client nl;
+	uint8_t mac[MAC_LEN];
+	unsigned int size;
+	int err;
+
+	err = vdpa_client_open(&nl);
+	if (!err) {
+		err = vdpa_client_config_get(&nl, s->o->devname, config_seen,
+					     NULL);
+		vdpa_client_close(&nl);
+	}
+	inject_obs_probe(o, err, "netlink config get");
+	size = config_size(s);
+	inject_obs_probe(o, size ? 0 : -EIO, "GET_CONFIG of each of %u bytes",
+			 size);
+	inject_obs_probe(o,
+			 vhost_vdpa_get_config(&s->dev.vhost, 0, mac, MAC_LEN),
+			 "GET_CONFIG of the MAC");
+}
+
+int inject_run_config_early(struct inject_session *s)
+{
+	int err;
+
+	err = vhost_vdpa_open(&s->dev.vhost, s->o->chardev, s->o->verbose);
+	if (err)
+		return err;
+	probe_unnegotiated(s);
+	vhost_vdpa_close(&s->dev.vhost);
+	/* Then a driver negotiates and must be served. */
+	err = inject_open_ring(s, true);
+	inject_obs_probe(s->obs, err, "negotiation and DRIVER_OK afterwards");
+	if (err || s->obs->skipped)
+		return 0;
+	err = inject_add_command(s);
+	return err ? err : inject_send(s);
 }

@@ -159,6 +159,13 @@ static bool check_refused(const struct inject_case *c, struct inject_obs *o)
 						"accepted");
 		return true;
 	}
+	if (c->kind == KIND_MMAP) {
+		for (i = 0; i < o->n_probes; i++)
+			if (!o->probe[i].err)
+				return deviate(o, "%s: mapped, want a failure",
+					       o->probe[i].op);
+		return true;
+	}
 	for (i = 0; i < o->n_probes; i++)
 		if (o->probe[i].err)
 			return true;
@@ -172,6 +179,43 @@ static bool check_refused(const struct inject_case *c, struct inject_obs *o)
 			"accepted silently: no error, no NEEDS_RESET (status 0x%02x)",
 			o->status);
 	return true;
+}
+
+static bool check_accepted(struct inject_obs *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->n_probes; i++)
+		if (o->probe[i].err)
+			return deviate(o, "%s: %s", o->probe[i].op,
+				       strerror(-o->probe[i].err));
+	if (!o->n_chains)
+		return deviate(o, "no command was sent");
+	return check_served(o, false);
+}
+
+static bool check_notify(struct inject_obs *o)
+{
+	const struct inject_notify_obs *n;
+	unsigned int i;
+
+	if (!o->n_notify)
+		return deviate(o, "no command was sent");
+	for (i = 0; i < o->n_notify; i++) {
+		n = &o->notify[i];
+		if (!n->served)
+			return deviate(o, "%s: the command was not acked OK",
+				       n->what);
+		if (n->calls < n->want_min)
+			return deviate(o, "%s: no call, want one", n->what);
+		if (n->calls > n->want_max)
+			return deviate(o, "%s: %u calls, want none", n->what,
+				       n->calls);
+	}
+	if (o->needs_reset)
+		return deviate(o, "DEVICE_NEEDS_RESET set (status 0x%02x)",
+			       o->status);
+	return common_checks(o);
 }
 
 static bool check_untouched(struct inject_obs *o)
@@ -211,6 +255,12 @@ void inject_verdict(const struct inject_case *c, struct inject_obs *o)
 		break;
 	case EXPECT_UNTOUCHED:
 		ok = check_untouched(o);
+		break;
+	case EXPECT_NOTIFY:
+		ok = check_notify(o);
+		break;
+	case EXPECT_ACCEPTED:
+		ok = check_accepted(o);
 		break;
 	case EXPECT_SURVIVES:
 		ok = !o->failure[0] || deviate(o, "%.170s", o->failure);

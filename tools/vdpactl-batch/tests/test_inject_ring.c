@@ -20,6 +20,7 @@
 #define RO_IOVA 0x10000
 #define ACK_IOVA 0x20000
 #define UNMAPPED_IOVA 0x900000
+#define FRAGMENTED_IOVA 0xa00ffc
 
 struct mem {
 	struct vring_desc desc[NUM];
@@ -53,6 +54,7 @@ static int setup(void **state)
 		.ack_iova = ACK_IOVA,
 		.ack_size = sizeof(m.ack),
 		.unmapped_iova = UNMAPPED_IOVA,
+		.fragmented_iova = FRAGMENTED_IOVA,
 	};
 	return 0;
 }
@@ -307,6 +309,18 @@ static void test_zero_len(void **state)
 	check_desc(m.desc, 2, ACK_IOVA, 1, VRING_DESC_F_WRITE, 0);
 }
 
+static void test_cmd_fragmented(void **state)
+{
+	(void)state;
+	build(SHAPE_CMD_FRAGMENTED);
+	/* The command is the caller's copy; the ack is a normal one. */
+	check_desc(m.desc, 0, FRAGMENTED_IOVA, 8, VRING_DESC_F_NEXT, 1);
+	check_desc(m.desc, 1, ACK_IOVA, 1, VRING_DESC_F_WRITE, 0);
+	check_published(0, 1);
+	assert_ptr_equal(m.c.ack, &m.ack[0]);
+	assert_int_equal(m.ack[0], CVQ_ACK_UNSET);
+}
+
 static void test_buffer_unmapped(void **state)
 {
 	(void)state;
@@ -419,6 +433,7 @@ int main(void)
 		T(test_addr_wrap),
 		T(test_zero_len),
 		T(test_buffer_unmapped),
+		T(test_cmd_fragmented),
 		T(test_ack_read_only),
 		T(test_short_header),
 		T(test_no_ack),

@@ -15,6 +15,7 @@
 #include "compat.h"
 #include "cvq_cmd.h"
 #include "inject_obs.h"
+#include "util.h"
 
 static const struct inject_case *find(const char *name)
 {
@@ -173,6 +174,122 @@ static void test_refused(void **state)
 	assert_non_null(strstr(o.verdict, "GET c"));
 }
 
+/* A notification step served, with @calls calls, wanting [min, max]. */
+static void add_step(struct inject_obs *o, unsigned int calls,
+		     unsigned int want_min, unsigned int want_max)
+{
+	o->notify[o->n_notify++] = (struct inject_notify_obs){
+		.what = "step",
+		.served = true,
+		.calls = calls,
+		.want_min = want_min,
+		.want_max = want_max,
+	};
+}
+
+static void test_notify(void **state)
+{
+	const struct inject_case *c = find("notify-flags");
+	struct inject_obs o = served(1, 1, VIRTIO_NET_OK);
+
+	(void)state;
+	add_step(&o, 0, 0, 0);
+	add_step(&o, 1, 1, UINT32_MAX);
+	inject_verdict(c, &o);
+	assert_true(o.ok);
+	assert_string_equal(o.verdict, "ok");
+
+	/* A call despite NO_INTERRUPT. */
+	o.notify[0].calls = 2;
+	inject_verdict(c, &o);
+	assert_false(o.ok);
+	assert_non_null(strstr(o.verdict, "2 calls, want none"));
+
+	/* No call where one is due. */
+	o.notify[0].calls = 0;
+	o.notify[1].calls = 0;
+	inject_verdict(c, &o);
+	assert_false(o.ok);
+	assert_non_null(strstr(o.verdict, "no call, want one"));
+
+	/* A command not acked OK breaks it whatever the calls. */
+	o.notify[1].calls = 1;
+	o.notify[1].served = false;
+	inject_verdict(c, &o);
+	assert_false(o.ok);
+	assert_non_null(strstr(o.verdict, "not acked OK"));
+
+	/* Nothing run is no pass. */
+	o.n_notify = 0;
+	inject_verdict(c, &o);
+	assert_false(o.ok);
+}
+
+static void test_event_idx_needs_the_feature(void **state)
+{
+	(void)state;
+	assert_true(find("notify-event-idx")->need &
+		    BIT_ULL(VIRTIO_RING_F_EVENT_IDX));
+	assert_false(find("notify-flags")->want &
+		     BIT_ULL(VIRTIO_RING_F_EVENT_IDX));
+}
+
+static void test_mmap_must_fail(void **state)
+{
+	const struct inject_case *c = find("mmap-pgoff-range");
+	struct inject_obs o = { 0 };
+
+	(void)state;
+	inject_obs_probe(&o, -EINVAL, "mmap pgoff 3");
+	inject_obs_probe(&o, -ENOTSUP, "mmap pgoff 65535");
+	inject_verdict(c, &o);
+	assert_true(o.ok);
+
+	o.probe[1].err = 0;
+	inject_verdict(c, &o);
+	assert_false(o.ok);
+	assert_non_null(strstr(o.verdict, "mmap pgoff 65535: mapped"));
+}
+
+static void test_accepted(void **state)
+{
+	const struct inject_case *c = find("config-before-features");
+	struct inject_obs o = served(1, 1, VIRTIO_NET_OK);
+
+	(void)state;
+	inject_obs_probe(&o, 0, "GET_CONFIG");
+	inject_verdict(c, &o);
+	assert_true(o.ok);
+
+	o.chain[0].ack = VIRTIO_NET_ERR;
+	inject_verdict(c, &o);
+	assert_false(o.ok);
+
+	o.chain[0].ack = VIRTIO_NET_OK;
+	inject_obs_probe(&o, -EIO, "netlink config get");
+	inject_verdict(c, &o);
+	assert_false(o.ok);
+	assert_non_null(strstr(o.verdict, "netlink config get"));
+
+	o = (struct inject_obs){ 0 };
+	inject_verdict(c, &o);
+	assert_false(o.ok);
+}
+
+static void test_vring_base_expects_both_served(void **state)
+{
+	const struct inject_case *c = find("vring-base");
+	struct inject_obs o = served(2, 1, VIRTIO_NET_OK);
+
+	(void)state;
+	assert_int_equal(c->expect, EXPECT_OK);
+	inject_verdict(c, &o);
+	assert_true(o.ok);
+	o.chain[1].completed = false;
+	inject_verdict(c, &o);
+	assert_false(o.ok);
+}
+
 static void test_skip_and_recovery(void **state)
 {
 	const struct inject_case *c = find("chain-num");
@@ -202,6 +319,11 @@ int main(void)
 		cmocka_unit_test(test_mac_must_be_kept),
 		cmocka_unit_test(test_short_header),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_notify),
+		cmocka_unit_test(test_event_idx_needs_the_feature),
+		cmocka_unit_test(test_mmap_must_fail),
+		cmocka_unit_test(test_accepted),
+		cmocka_unit_test(test_vring_base_expects_both_served),
 		cmocka_unit_test(test_skip_and_recovery),
 	};
 
