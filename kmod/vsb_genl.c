@@ -260,28 +260,32 @@ static int vsb_genl_state_get_dumpit(struct sk_buff *msg,
 	return vsb_genl_dump(msg, cb, vsb_fill_state);
 }
 
-static int vsb_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
+/* Apply @change to the device a request names, under the device's lock. */
+static int vsb_genl_change(struct genl_info *info,
+			   void (*change)(struct vsb_dev *, struct genl_info *))
 {
-	struct nlattr *completion = info->attrs[VSB_A_COMPLETION];
-	struct nlattr *limit = info->attrs[VSB_A_BATCH_LIMIT];
 	struct vsb_dev *vsb;
-	int ret;
+	int ret = 0;
 
-	ret = vsb_genl_check_admin(skb, info);
-	if (ret)
-		return ret;
-	if (!completion && !limit) {
-		NL_SET_ERR_MSG(info->extack, "nothing to set");
-		return -EINVAL;
-	}
 	mutex_lock(&vsb_devices_lock);
 	vsb = vsb_genl_find(info);
 	if (IS_ERR(vsb)) {
 		ret = PTR_ERR(vsb);
-		goto unlock;
+	} else {
+		mutex_lock(&vsb->lock);
+		change(vsb, info);
+		mutex_unlock(&vsb->lock);
 	}
-	/* Takes effect from the device's next run of the control queue. */
-	mutex_lock(&vsb->lock);
+	mutex_unlock(&vsb_devices_lock);
+	return ret;
+}
+
+/* Takes effect from the device's next run of the control queue. */
+static void vsb_set_dev(struct vsb_dev *vsb, struct genl_info *info)
+{
+	struct nlattr *completion = info->attrs[VSB_A_COMPLETION];
+	struct nlattr *limit = info->attrs[VSB_A_BATCH_LIMIT];
+
 	if (completion)
 		vsb->completion = nla_get_u8(completion) ==
 						  VSB_COMPLETION_MODE_BATCH ?
@@ -289,32 +293,32 @@ static int vsb_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 					  VSB_COMPLETION_IMMEDIATE;
 	if (limit)
 		vsb->batch_limit = nla_get_u32(limit);
-	mutex_unlock(&vsb->lock);
-unlock:
-	mutex_unlock(&vsb_devices_lock);
-	return ret;
+}
+
+static int vsb_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	int ret = vsb_genl_check_admin(skb, info);
+
+	if (ret)
+		return ret;
+	if (!info->attrs[VSB_A_COMPLETION] && !info->attrs[VSB_A_BATCH_LIMIT]) {
+		NL_SET_ERR_MSG(info->extack, "nothing to set");
+		return -EINVAL;
+	}
+	return vsb_genl_change(info, vsb_set_dev);
+}
+
+static void vsb_reset_dev_stats(struct vsb_dev *vsb, struct genl_info *info)
+{
+	vsb_reset_stats(vsb);
 }
 
 static int vsb_genl_stats_reset_doit(struct sk_buff *skb,
 				     struct genl_info *info)
 {
-	struct vsb_dev *vsb;
-	int ret;
+	int ret = vsb_genl_check_admin(skb, info);
 
-	ret = vsb_genl_check_admin(skb, info);
-	if (ret)
-		return ret;
-	mutex_lock(&vsb_devices_lock);
-	vsb = vsb_genl_find(info);
-	if (IS_ERR(vsb)) {
-		ret = PTR_ERR(vsb);
-	} else {
-		mutex_lock(&vsb->lock);
-		vsb_reset_stats(vsb);
-		mutex_unlock(&vsb->lock);
-	}
-	mutex_unlock(&vsb_devices_lock);
-	return ret;
+	return ret ?: vsb_genl_change(info, vsb_reset_dev_stats);
 }
 
 /* Requests name a device, or none in a dump. */
