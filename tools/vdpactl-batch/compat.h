@@ -21,6 +21,16 @@
 #define VHOST_BACKEND_F_RESUME 0x5
 #endif
 
+/* Linux 6.3 */
+#ifndef VHOST_VDPA_RESUME
+#define VHOST_VDPA_RESUME _IO(VHOST_VIRTIO, 0x7E)
+#endif
+
+/* Linux 6.4 */
+#ifndef VIRTIO_F_NOTIFICATION_DATA
+#define VIRTIO_F_NOTIFICATION_DATA 38
+#endif
+
 /* Linux 6.6 */
 #ifndef VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK
 #define VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK 0x6
@@ -36,7 +46,10 @@
 #define VHOST_BACKEND_F_IOTLB_PERSIST 0x8
 #endif
 
-/* Linux 6.10: per-virtqueue size; older kernels only have GET_VRING_NUM. */
+/*
+ * Linux 6.9: per-virtqueue size; older kernels only have GET_VRING_NUM.
+ * (6.9-rc1 to -rc3 used number 0x80; the release moved it to 0x82.)
+ */
 #ifndef VHOST_VDPA_GET_VRING_SIZE
 #define VHOST_VDPA_GET_VRING_SIZE \
 	_IOWR(VHOST_VIRTIO, 0x82, struct vhost_vring_state)

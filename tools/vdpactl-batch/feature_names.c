@@ -6,8 +6,6 @@
 #include "feature_names.h"
 #include "util.h"
 
-#define VIRTIO_F_NOTIFICATION_DATA_BIT 38
-
 static const char *const net_feature_names[64] = {
 	[VIRTIO_NET_F_CSUM] = "CSUM",
 	[VIRTIO_NET_F_GUEST_CSUM] = "GUEST_CSUM",
@@ -41,7 +39,7 @@ static const char *const net_feature_names[64] = {
 	[VIRTIO_F_IN_ORDER] = "IN_ORDER",
 	[VIRTIO_F_ORDER_PLATFORM] = "ORDER_PLATFORM",
 	[VIRTIO_F_SR_IOV] = "SR_IOV",
-	[VIRTIO_F_NOTIFICATION_DATA_BIT] = "NOTIFICATION_DATA",
+	[VIRTIO_F_NOTIFICATION_DATA] = "NOTIFICATION_DATA",
 	[VIRTIO_NET_F_RSC_EXT] = "RSC_EXT",
 	[VIRTIO_NET_F_HASH_REPORT] = "HASH_REPORT",
 	[VIRTIO_NET_F_RSS] = "RSS",
