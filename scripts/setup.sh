@@ -3,8 +3,8 @@
 #
 # Prepare this machine for building and testing vdpa-batch: Debian packages,
 # the test-bed kernel (headers installed, image and source downloaded into
-# build/cache), the in-tree modules the VM needs, and the stock vdpa_sim_net
-# baseline. Idempotent and quiet when everything is already in place.
+# build/cache), the in-tree modules the VM needs, the stock vdpa_sim_net
+# baseline, and the oldest supported UAPI headers (build/uapi/oldest). Idempotent and quiet when everything is already in place.
 #
 # Environment:
 #   KVER=<release>   use this Debian kernel (e.g. 6.12.95+deb12-amd64) instead
@@ -99,12 +99,6 @@ EOT
 	apt_update
 }
 
-# Candidate version of PACKAGE in SUITE, from the current apt lists.
-suite_version() {
-	apt-cache madison "$1" 2>/dev/null |
-		awk -F'|' -v s="$2" '$3 ~ "[ /]" s "/" { gsub(/ /, "", $2); print $2; exit }'
-}
-
 # Install PACKAGE at the version SUITE has, unless it is there already.
 install_from_suite() {
 	local pkg=$1 suite=$2 want have
@@ -167,6 +161,10 @@ main() {
 	mkdir -p "$VB_BUILD"
 	write_env "$KVER" "$DEBVER" "$suite"
 	export KVER
+	# The oldest UAPI headers the tool must build against.
+	enable_suite "$codename" "$VB_OLDEST_SUITE"
+	[ -n "$(suite_version linux-libc-dev "$VB_OLDEST_SUITE")" ] || apt_update
+	run "$VB_ROOT/scripts/fetch-uapi.sh"
 	run "$VB_ROOT/scripts/fetch-testbed.sh"
 	run "$VB_ROOT/scripts/build-stock.sh"
 }

@@ -10,6 +10,10 @@ VB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VB_BUILD=${VB_BUILD:-$VB_ROOT/build}
 VB_TESTBED_ENV=$VB_BUILD/testbed.env
 VB_PROG=$(basename "$0")
+# The oldest Debian release the userspace code must build on; its UAPI
+# headers (Linux 6.1) are what scripts/fetch-uapi.sh unpacks.
+# shellcheck disable=SC2034
+VB_OLDEST_SUITE=bookworm
 
 die() {
 	printf '%s: %s\n' "$VB_PROG" "$*" >&2

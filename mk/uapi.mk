@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make oldest-uapi: build vdpactl-batch, its unit tests and tests/tools
+# against the UAPI headers of the oldest supported release (Debian
+# bookworm's linux-libc-dev, Linux 6.1, unpacked by scripts/fetch-uapi.sh),
+# put first on the include path. A constant newer than those headers must
+# then come from tools/vdpactl-batch/compat.h, whatever headers this
+# machine has installed. "make check" runs it.
+
+OLDEST_UAPI := $(BUILD)/uapi/oldest/usr/include
+OLDEST_UAPI_CFLAGS := -I$(OLDEST_UAPI) \
+	-I$(OLDEST_UAPI)/$(shell $(CC) -print-multiarch 2>/dev/null)
+OLDEST_UAPI_OUT := $(BUILD)/oldest-uapi
+OLDEST_UAPI_TESTTOOLS := \
+	$(patsubst tests/tools/%.c,$(OLDEST_UAPI_OUT)/testtools/%,$(TESTTOOL_SRCS))
+
+.PHONY: oldest-uapi oldest-uapi-cflags oldest-uapi-clean
+
+oldest-uapi: $(OLDEST_UAPI_TESTTOOLS)
+	$(if $(wildcard $(OLDEST_UAPI)/linux/vhost.h),,$(error no oldest UAPI headers in $(OLDEST_UAPI): run 'make setup'))
+	$(Q)$(MAKE) -C $(TOOL_DIR) O=$(OLDEST_UAPI_OUT)/tool \
+		CFLAGS="$(OLDEST_UAPI_CFLAGS)" all tests
+	@echo 'oldest-uapi: vdpactl-batch and tests/tools build against $(shell cat $(BUILD)/uapi/oldest/version 2>/dev/null)'
+
+$(OLDEST_UAPI_OUT)/testtools/%: tests/tools/%.c $(OLDEST_UAPI)/linux/vhost.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(TESTTOOL_CFLAGS) $(OLDEST_UAPI_CFLAGS) -o $@ $<
+
+$(OLDEST_UAPI)/linux/vhost.h:
+	$(error no oldest UAPI headers in $(OLDEST_UAPI): run 'make setup')
+
+# For tests/host/uapi-oldest.t, which builds altered copies of the tool.
+oldest-uapi-cflags:
+	@echo '$(OLDEST_UAPI_CFLAGS)'
+
+oldest-uapi-clean:
+	$(Q)rm -rf $(OLDEST_UAPI_OUT)
+
+check-tests: oldest-uapi
+clean: oldest-uapi-clean
