@@ -50,12 +50,28 @@ clang_format() {
 	clang-format --style="file:$VB_KSRC/.clang-format" --dry-run -Werror "$@"
 }
 
-mapfile -t kernel_c < <(git ls-files --cached --others --exclude-standard \
-	'kmod/*.[ch]' 'tests/kmod/*.[ch]')
-mapfile -t tool_c < <(git ls-files --cached --others --exclude-standard \
-	'tools/*.[ch]' 'tests/unit/*.[ch]' 'tests/tools/*.[ch]' 'tests/fuzz/*.[ch]')
-mapfile -t shell < <(git ls-files --cached --others --exclude-standard \
-	'*.sh' '*.t' tests/run-test .ci/run contrib/bash-completion/vdpactl-batch)
+# source_files PATTERN...: the files lint checks, as git pathspecs ("*"
+# crosses "/"). In a git checkout, tracked and untracked files that are not
+# ignored; in an unpacked tarball or "git archive" copy (make fresh-check),
+# every file outside build/ that matches.
+source_files() {
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git ls-files --cached --others --exclude-standard "$@"
+		return
+	fi
+	local p args=()
+	for p in "$@"; do
+		args+=(${args[0]+-o} -path "./$p")
+	done
+	find . -path ./build -prune -o -type f \( "${args[@]}" \) -print |
+		sed 's|^\./||' | LC_ALL=C sort
+}
+
+mapfile -t kernel_c < <(source_files 'kmod/*.[ch]' 'tests/kmod/*.[ch]')
+mapfile -t tool_c < <(source_files 'tools/*.[ch]' 'tests/unit/*.[ch]' \
+	'tests/tools/*.[ch]' 'tests/fuzz/*.[ch]')
+mapfile -t shell < <(source_files '*.sh' '*.t' tests/run-test .ci/run \
+	contrib/bash-completion/vdpactl-batch)
 
 step "W=1 + sparse (kmod)" kbuild_checked kmod .
 step "W=1 + sparse (tests/kmod)" kbuild_checked testmod tests/kmod
