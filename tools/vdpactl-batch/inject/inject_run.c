@@ -17,6 +17,7 @@
 
 #include "inject/inject_run.h"
 #include "lib/cvq_cmd.h"
+#include "lib/cvq_wait.h"
 #include "lib/diag.h"
 #include "lib/net_features.h"
 #include "lib/util.h"
@@ -213,36 +214,48 @@ void inject_publish(struct inject_session *s)
 	__atomic_store_n(&s->ring.avail->idx, htole16(idx), __ATOMIC_RELEASE);
 }
 
+struct used_wait {
+	struct inject_session *s;
+	uint16_t want;
+	bool want_reset;
+};
+
+static bool chains_back(const struct used_wait *u)
+{
+	return (uint16_t)(inject_used_idx(u->s) - u->s->used_base) >= u->want;
+}
+
+static int used_progress(void *data, const struct cvq_wait_result *r)
+{
+	const struct used_wait *u = data;
+
+	return chains_back(u) && (r->needs_reset || !u->want_reset) ?
+		       CVQ_PROGRESS_DONE :
+		       CVQ_PROGRESS_NONE;
+}
+
 /*
  * Waits until @want chains came back (and NEEDS_RESET if @want_reset),
- * NEEDS_RESET has been up for the grace time, or the timeout. Returns
- * whether every chain came back.
+ * NEEDS_RESET has been up for the grace time, or the timeout. The chains
+ * are the case's own, not vq_pop()'s, so only the used index is watched;
+ * inject_observe() judges the entries. Returns whether every chain came
+ * back.
  */
 bool inject_wait_used(struct inject_session *s, uint16_t want, bool want_reset)
 {
-	uint64_t start = inject_now_ms(), now, reset_at = 0;
-	struct inject_obs *o = s->obs;
-	uint8_t status = 0;
-	bool back;
+	const struct cvq_wait w = {
+		.how = CVQ_WAIT_NAP,
+		.timeout_ms = s->o->timeout_ms,
+		.status_poll_ms = 1,
+		.reset_grace_ms = INJECT_GRACE_MS,
+	};
+	struct used_wait u = { .s = s, .want = want, .want_reset = want_reset };
+	struct cvq_wait_result r;
 
-	for (;;) {
-		back = (uint16_t)(inject_used_idx(s) - s->used_base) >= want;
-		now = inject_now_ms();
-		if (!inject_status(s, &status) &&
-		    (status & VIRTIO_CONFIG_S_NEEDS_RESET) && !reset_at)
-			reset_at = now;
-		if (back && (reset_at || !want_reset))
-			break;
-		if (reset_at && now - reset_at >= INJECT_GRACE_MS)
-			break;
-		if (now - start >= s->o->timeout_ms) {
-			o->timed_out = true;
-			break;
-		}
-		inject_sleep_ms(1);
-	}
-	o->elapsed_ms = (unsigned int)(now - start);
-	return back;
+	cvq_dev_wait(&s->dev, &w, used_progress, &u, &r);
+	s->obs->timed_out |= r.timed_out;
+	s->obs->elapsed_ms = r.elapsed_ms;
+	return chains_back(&u);
 }
 
 /* Reads back the used ring, the acks and the status. */

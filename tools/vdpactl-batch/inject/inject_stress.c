@@ -15,12 +15,15 @@
 
 #include "inject/inject_run.h"
 #include "lib/cvq_cmd.h"
+#include "lib/cvq_wait.h"
 #include "lib/diag.h"
 #include "lib/util.h"
 
 #define STRESS_BATCH 32
 #define STRESS_RING_NUM 64
 #define STRESS_CMD_BYTES (STRESS_BATCH * (2 + MAC_LEN))
+/* After NEEDS_RESET, how long the rest of a batch may take to come back. */
+#define STRESS_RESET_GRACE_MS 50
 /* How long a suspended device is watched for progress. */
 #define STRESS_SUSPEND_MS 20
 
@@ -50,6 +53,7 @@ static int send_batch(struct inject_session *s, unsigned int round)
 	struct cvq_dev *d = &s->dev;
 	struct cvq_cmd cmd;
 	unsigned int i;
+	bool kicked;
 	int err;
 
 	memset(d->ack_buf, CVQ_ACK_UNSET, STRESS_BATCH);
@@ -58,49 +62,60 @@ static int send_batch(struct inject_session *s, unsigned int round)
 			0x02, 0x00, 0x5e, 0x20, (uint8_t)round, (uint8_t)i
 		};
 		size_t off = i * (2 + MAC_LEN);
-		struct vq_buf bufs[2] = {
-			{ .addr = d->cmd_iova + off, .len = 2 + MAC_LEN },
-			{ .addr = d->ack_iova + i,
-			  .len = 1,
-			  .device_writable = true },
-		};
 
 		cvq_cmd_mac_addr_set(&cmd, mac);
 		cvq_cmd_encode(&cmd, d->cmd_buf + off, 2 + MAC_LEN);
-		err = vq_add(&d->ring, bufs, ARRAY_SIZE(bufs), i);
+		err = cvq_dev_add_cmd(d, off, 2 + MAC_LEN, i);
 		if (err)
 			return pr_errno(err, "%s: add command %u",
 					s->o->devname, i);
 	}
-	vq_publish(&d->ring);
-	return cvq_dev_kick(d);
+	return cvq_dev_publish(d, &kicked);
+}
+
+struct batch_wait {
+	struct inject_session *s;
+	struct batch_result *r;
+};
+
+/* Pops what came back; a wrong used length comes back but is not OK. */
+static int batch_progress(void *data, const struct cvq_wait_result *wr)
+{
+	struct batch_wait *b = data;
+	struct batch_result *r = b->r;
+	uint32_t token, len;
+	int err = 0;
+
+	(void)wr;
+	while (r->back < STRESS_BATCH) {
+		err = cvq_dev_pop_ack(&b->s->dev, &token, &len);
+		if (err && err != -EMSGSIZE)
+			break;
+		r->back++;
+		r->ok += !err && token < STRESS_BATCH &&
+			 b->s->dev.ack_buf[token] == VIRTIO_NET_OK;
+	}
+	if (err && err != -EAGAIN && err != -EMSGSIZE)
+		return err;
+	/* One wait bounds the whole batch, as a stress round must. */
+	return r->back == STRESS_BATCH ? CVQ_PROGRESS_DONE : CVQ_PROGRESS_NONE;
 }
 
 /* Collects the batch: all back, NEEDS_RESET with its grace, or timeout. */
 static void collect_batch(struct inject_session *s, struct batch_result *r)
 {
-	uint64_t start = inject_now_ms(), reset_at = 0, now;
-	uint32_t token, len;
+	const struct cvq_wait w = {
+		.how = CVQ_WAIT_NAP,
+		.timeout_ms = s->o->timeout_ms,
+		.status_poll_ms = 1,
+		.reset_grace_ms = STRESS_RESET_GRACE_MS,
+	};
+	struct batch_wait b = { .s = s, .r = r };
+	struct cvq_wait_result wr;
 	uint8_t status;
 
 	*r = (struct batch_result){ 0 };
-	while (r->back < STRESS_BATCH) {
-		while (r->back < STRESS_BATCH &&
-		       !vq_pop(&s->dev.ring, &token, &len)) {
-			r->back++;
-			r->ok += token < STRESS_BATCH && len == 1 &&
-				 s->dev.ack_buf[token] == VIRTIO_NET_OK;
-		}
-		now = inject_now_ms();
-		if (!reset_at && !inject_status(s, &status) &&
-		    (status & VIRTIO_CONFIG_S_NEEDS_RESET))
-			reset_at = now;
-		if ((reset_at && now - reset_at >= 50) ||
-		    now - start >= s->o->timeout_ms)
-			break;
-		if (r->back < STRESS_BATCH)
-			inject_sleep_ms(1);
-	}
+	cvq_dev_wait(&s->dev, &w, batch_progress, &b, &wr);
 	r->needs_reset = !inject_status(s, &status) &&
 			 (status & VIRTIO_CONFIG_S_NEEDS_RESET);
 }

@@ -146,12 +146,16 @@ int vq_pop(struct vq_driver *vr, uint32_t *token, uint32_t *len)
 {
 	const struct vring_used_elem *elem;
 	struct vq_slot *head_slot;
-	uint16_t tail;
+	uint16_t pending, tail;
 	uint32_t id;
 	unsigned int n;
 
-	if (vq_used_pending(vr) == 0)
+	pending = vq_used_pending(vr);
+	if (pending == 0)
 		return -EAGAIN;
+	/* The device cannot return more than was published to it. */
+	if (pending > (uint16_t)(vr->published_idx - vr->last_used_idx))
+		return -EPROTO;
 	elem = &vr->used->ring[vr->last_used_idx & (vr->num - 1)];
 	id = le32toh(elem->id);
 	if (id >= vr->num || vr->slots[id].ndescs == 0)

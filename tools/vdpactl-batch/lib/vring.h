@@ -71,7 +71,8 @@ uint16_t vq_used_pending(const struct vq_driver *vr);
 /*
  * Consumes the next used entry, frees its chain and returns its token and
  * the length the device wrote. -EAGAIN if none; -EPROTO if the device
- * returned an id that is not an in-flight head.
+ * returned an id that is not an in-flight head, or moved the used index
+ * past what was published.
  */
 int vq_pop(struct vq_driver *vr, uint32_t *token, uint32_t *len);
 

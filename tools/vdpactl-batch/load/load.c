@@ -2,26 +2,29 @@
 /*
  * The load engine. The hot loop reads the clock only at the start and end
  * of a load (under TCG a clock read per command doubled the measured serial
- * latency), and while busy-polling only every SPINS_PER_CLOCK_CHECK spins,
- * to bound the wait.
+ * latency); the waits are lib/cvq_wait.c's.
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <time.h>
 
 #include "lib/compat.h"
 #include "lib/cvq_dev.h"
+#include "lib/cvq_wait.h"
 #include "lib/diag.h"
 #include "lib/util.h"
 #include "load/load.h"
 
-#define SPINS_PER_CLOCK_CHECK 4096
+/*
+ * How often a wait reads the device status: a device that gave up
+ * (NEEDS_RESET) fails the load this soon, not after the timeout, and a
+ * load whose commands complete at once never reads it.
+ */
+#define LOAD_STATUS_POLL_MS 10
 #define DEVNAME_LEN 64
 
 struct load_session {
@@ -35,18 +38,9 @@ struct load_session {
 	unsigned int n_order;
 	struct load_info info;
 	struct load_counters counters;
-	uint64_t timeout_ns;
+	struct cvq_wait wait;
 	bool broken; /* a load failed; the device state is unknown */
 };
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield" ::: "memory");
-#endif
-}
 
 static uint64_t clock_ns(void)
 {
@@ -74,14 +68,8 @@ static void __printf(3, 4)
 
 static int add_command(struct load_session *s, unsigned int i)
 {
-	const struct vq_buf bufs[2] = {
-		{ .addr = s->dev.cmd_iova + s->cmd_offset[i],
-		  .len = (uint32_t)cvq_cmd_size(&s->cmds[i]) },
-		{ .addr = s->dev.ack_iova + i,
-		  .len = 1,
-		  .device_writable = true },
-	};
-	int err = vq_add(&s->dev.ring, bufs, ARRAY_SIZE(bufs), i);
+	int err = cvq_dev_add_cmd(&s->dev, s->cmd_offset[i],
+				  (uint32_t)cvq_cmd_size(&s->cmds[i]), i);
 
 	if (err)
 		cmd_error(s, i, "cannot add to the ring: %s", strerror(-err));
@@ -90,51 +78,11 @@ static int add_command(struct load_session *s, unsigned int i)
 
 static int publish_and_kick(struct load_session *s)
 {
-	vq_publish(&s->dev.ring);
-	if (!vq_kick_needed(&s->dev.ring))
-		return 0;
-	s->counters.kicks++;
-	return cvq_dev_kick(&s->dev);
-}
+	bool kicked;
+	int err = cvq_dev_publish(&s->dev, &kicked);
 
-static int spin_for_used(struct load_session *s)
-{
-	unsigned long spins = 0;
-	uint64_t deadline = 0, now;
-
-	while (!vq_used_pending(&s->dev.ring)) {
-		cpu_relax();
-		if (++spins % SPINS_PER_CLOCK_CHECK)
-			continue;
-		now = clock_ns();
-		if (!deadline)
-			deadline = now + s->timeout_ns;
-		else if (now >= deadline)
-			return -ETIMEDOUT;
-	}
-	return 0;
-}
-
-static int sleep_for_used(struct load_session *s)
-{
-	struct pollfd pfd = { .fd = s->dev.call_fd, .events = POLLIN };
-	eventfd_t signals;
-	int n;
-
-	while (!vq_used_pending(&s->dev.ring)) {
-		n = poll(&pfd, 1, (int)s->cfg.timeout_ms);
-		if (n == 0)
-			return -ETIMEDOUT;
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return pr_errno(errno, "poll on the call eventfd of %s",
-					s->dev.vhost.path);
-		/* Non-blocking: clears the count the device raised. */
-		eventfd_read(s->dev.call_fd, &signals);
-		s->counters.sleeps++;
-	}
-	return 0;
+	s->counters.kicks += kicked;
+	return err;
 }
 
 /*
@@ -152,16 +100,17 @@ static unsigned int oldest_in_flight(const struct load_session *s,
 	return s->order[first];
 }
 
-static int report_timeout(struct load_session *s, unsigned int first,
-			  unsigned int end)
+static int report_wait_failure(struct load_session *s, int err,
+			       unsigned int first, unsigned int end)
 {
-	const char *why = cvq_dev_needs_reset(&s->dev) ?
-				  " (the device set DEVICE_NEEDS_RESET)" :
-				  "";
+	unsigned int oldest = oldest_in_flight(s, first, end);
 
-	cmd_error(s, oldest_in_flight(s, first, end),
-		  "no completion within %u ms%s", s->cfg.timeout_ms, why);
-	return -ETIMEDOUT;
+	if (err == -ENETRESET)
+		cmd_error(s, oldest, "the device set DEVICE_NEEDS_RESET");
+	else if (err == -ETIMEDOUT)
+		cmd_error(s, oldest, "no completion within %u ms",
+			  s->cfg.timeout_ms);
+	return err;
 }
 
 static int check_ack(struct load_session *s, uint32_t token)
@@ -179,34 +128,56 @@ static int check_ack(struct load_session *s, uint32_t token)
 	return -EIO;
 }
 
+struct collect_state {
+	struct load_session *s;
+	unsigned int want, got;
+	unsigned int first; /* load position, for a bad entry's message */
+};
+
+/* Pops and checks what came back; done when all @want are in. */
+static int collect_progress(void *data, const struct cvq_wait_result *r)
+{
+	struct collect_state *c = data;
+	struct load_session *s = c->s;
+	unsigned int before = c->got;
+	uint32_t token, len;
+	int err;
+
+	(void)r;
+	while ((err = cvq_dev_pop_ack(&s->dev, &token, &len)) == 0) {
+		err = check_ack(s, token);
+		if (err)
+			return err;
+		c->got++;
+	}
+	if (err == -EMSGSIZE)
+		cmd_error(s, token,
+			  "device returned used length %" PRIu32
+			  " for a 1-byte ack",
+			  len);
+	else if (err != -EAGAIN)
+		cmd_error(s, s->order[c->first],
+			  "device returned a bad used entry");
+	if (err != -EAGAIN)
+		return err;
+	if (c->got >= c->want)
+		return CVQ_PROGRESS_DONE;
+	return c->got > before ? CVQ_PROGRESS_SOME : CVQ_PROGRESS_NONE;
+}
+
 /* Waits for and checks the @want commands at load positions [first, end). */
 static int collect(struct load_session *s, unsigned int want,
 		   unsigned int first, unsigned int end)
 {
-	unsigned int got = 0;
-	uint32_t token, len;
+	struct collect_state c = { .s = s, .want = want, .first = first };
+	struct cvq_wait_result r;
 	int err;
 
-	while (got < want) {
-		err = s->cfg.wait == LOAD_WAIT_POLL ? spin_for_used(s) :
-						      sleep_for_used(s);
-		if (err == -ETIMEDOUT)
-			return report_timeout(s, first, end);
-		if (err)
-			return err;
-		while ((err = vq_pop(&s->dev.ring, &token, &len)) == 0) {
-			err = check_ack(s, token);
-			if (err)
-				return err;
-			got++;
-		}
-		if (err != -EAGAIN) {
-			cmd_error(s, s->order[first],
-				  "device returned a bad used entry");
-			return err;
-		}
-	}
-	return 0;
+	err = cvq_dev_wait(&s->dev, &s->wait, collect_progress, &c, &r);
+	s->counters.sleeps += r.sleeps;
+	if (err == -ETIMEDOUT || err == -ENETRESET)
+		return report_wait_failure(s, err, first, end);
+	return err;
 }
 
 static int run_serial(struct load_session *s)
@@ -400,7 +371,12 @@ int load_session_open(struct load_session **session, const char *devname,
 		return pr_errno(ENOMEM, "%s: load session", devname);
 	snprintf(s->devname, sizeof(s->devname), "%s", devname);
 	s->cfg = *cfg;
-	s->timeout_ns = (uint64_t)cfg->timeout_ms * NSEC_PER_MSEC;
+	s->wait = (struct cvq_wait){
+		.how = cfg->wait == LOAD_WAIT_POLL ? CVQ_WAIT_SPIN :
+						     CVQ_WAIT_CALL,
+		.timeout_ms = cfg->timeout_ms,
+		.status_poll_ms = LOAD_STATUS_POLL_MS,
+	};
 
 	err = cvq_dev_negotiate(&s->dev, chardev,
 				profile_wanted_features(cfg->profile),

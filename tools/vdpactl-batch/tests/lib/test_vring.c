@@ -249,6 +249,34 @@ static void bad_used_ids_are_protocol_errors(void **state)
 	ring_teardown(&m);
 }
 
+/*
+ * A used index that moved past what was published is a device bug even
+ * when the entry it points at looks valid: without the bound the driver
+ * would read used entries the device never wrote.
+ */
+static void used_index_bounded_by_in_flight(void **state)
+{
+	struct ring_mem m;
+	uint32_t token, len;
+	uint16_t head;
+
+	(void)state;
+	ring_setup(&m, 8);
+	assert_int_equal(vq_add(&m.vq, cmd_and_ack, 2, 1), 0);
+	assert_int_equal(vq_add(&m.vq, cmd_and_ack, 2, 2), 0);
+	vq_publish(&m.vq);
+	/* An added but unpublished chain is not in flight either. */
+	assert_int_equal(vq_add(&m.vq, cmd_and_ack, 2, 3), 0);
+	head = device_take(&m);
+	device_complete(&m, head, 1);
+	m.used->idx = htole16(3);
+	assert_int_equal(vq_pop(&m.vq, &token, &len), -EPROTO);
+	m.used->idx = htole16(1);
+	assert_int_equal(vq_pop(&m.vq, &token, &len), 0);
+	assert_int_equal(token, 1);
+	ring_teardown(&m);
+}
+
 static void kick_suppression(void **state)
 {
 	struct ring_mem m;
@@ -290,6 +318,7 @@ int main(void)
 		cmocka_unit_test(out_of_order_completions_are_fine),
 		cmocka_unit_test(indices_wrap_around_16_bits),
 		cmocka_unit_test(bad_used_ids_are_protocol_errors),
+		cmocka_unit_test(used_index_bounded_by_in_flight),
 		cmocka_unit_test(kick_suppression),
 		cmocka_unit_test(publish_counts_only_new_entries),
 	};
