@@ -5,10 +5,12 @@
  * every device and mode alike.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cli/load_cli.h"
+#include "cli/load_report.h"
 #include "cli/log.h"
 #include "cli/vdpactl.h"
 #include "load/timestats.h"
@@ -21,7 +23,8 @@ static void compare_usage(void)
 		"Usage: " PROG_NAME
 		" compare --count N [ --rounds R ] [ --dev NAME ]... [ --csv ]\n" LOAD_COMMON_SYNOPSIS
 		"       " PROG_NAME " compare help\n" LOAD_LIMITS
-		"NAME: up to 16 devices bound to vhost_vdpa (default: all of them).\n"
+		"NAME: up to 16 devices bound to vhost_vdpa (default: all of them;\n"
+		"past 16, the first 16 in natural order, with a warning).\n"
 		"Each device runs serial and parallel loads, alternating with the\n"
 		"others round by round. SPEEDUP is the first device's serial median\n"
 		"load time over this one's.\n");
@@ -32,15 +35,26 @@ struct compare_run {
 	const struct load_info *info;
 	enum load_mode mode;
 	uint64_t *times;
+	/* What this device's loads in this mode did, as "load" reports it. */
+	struct load_counters counters;
+	struct vdpa_vstats vstats_delta;
 	struct time_summary per_load_ns;
 	struct time_summary per_command_ns;
 	double speedup;
+};
+
+/* The vendor counters of one device, read around each of its loads. */
+struct compare_vstats {
+	bool has;
+	struct vdpa_vstats last;
+	char note[LOAD_NOTE_LEN];
 };
 
 struct compare {
 	struct load_args args;
 	struct load_target targets[LOAD_DEVS_MAX];
 	struct load_session *sessions[LOAD_DEVS_MAX];
+	struct compare_vstats vstats[LOAD_DEVS_MAX];
 	unsigned int n_targets;
 	struct compare_run runs[LOAD_DEVS_MAX * MODES];
 	unsigned int n_runs;
@@ -73,12 +87,66 @@ static int open_all(struct vdpactl *ctx, struct compare *c)
 	return 0;
 }
 
+static void read_vstats(struct vdpactl *ctx, struct compare *c, unsigned int t,
+			struct compare_run *run)
+{
+	struct compare_vstats *v = &c->vstats[t];
+	struct vdpa_vstats now;
+	int err;
+
+	if (run && !v->has)
+		return;
+	err = load_read_vstats(ctx, c->targets[t].loc.name,
+			       load_session_info(c->sessions[t])->cvq_index,
+			       &now);
+	v->has = !err;
+	if (err) {
+		load_vstats_note(v->note, sizeof(v->note), err);
+		return;
+	}
+	if (run)
+		vstats_add_delta(&run->vstats_delta, &v->last, &now);
+	v->last = now;
+}
+
+static void add_counters(struct load_counters *sum,
+			 const struct load_counters *before,
+			 const struct load_counters *after)
+{
+	sum->loads += after->loads - before->loads;
+	sum->commands += after->commands - before->commands;
+	sum->batches += after->batches - before->batches;
+	sum->kicks += after->kicks - before->kicks;
+	sum->sleeps += after->sleeps - before->sleeps;
+}
+
+/*
+ * One load through the engine "load" uses, its counters and the device's
+ * vendor counters attributed to its device and mode.
+ */
+static int run_one(struct vdpactl *ctx, struct compare *c, unsigned int t,
+		   struct compare_run *run, unsigned int round)
+{
+	struct load_counters before = *load_session_counters(c->sessions[t]);
+	int err;
+
+	err = load_session_run(c->sessions[t], run->mode, &run->times[round]);
+	if (err)
+		return err;
+	add_counters(&run->counters, &before,
+		     load_session_counters(c->sessions[t]));
+	read_vstats(ctx, c, t, run);
+	return 0;
+}
+
 /* Each round visits every device and mode; the mode order flips. */
-static int run_all(struct compare *c)
+static int run_all(struct vdpactl *ctx, struct compare *c)
 {
 	unsigned int round, t, step, m;
 	int err;
 
+	for (t = 0; t < c->n_targets; t++)
+		read_vstats(ctx, c, t, NULL);
 	for (round = 0; round < c->args.cfg.rounds; round++) {
 		for (t = 0; t < c->n_targets; t++) {
 			for (step = 0; step < MODES; step++) {
@@ -86,9 +154,7 @@ static int run_all(struct compare *c)
 
 				m = round % 2 ? MODES - 1 - step : step;
 				run = &c->runs[t * MODES + m];
-				err = load_session_run(c->sessions[t],
-						       run->mode,
-						       &run->times[round]);
+				err = run_one(ctx, c, t, run, round);
 				if (err)
 					return err;
 			}
@@ -144,7 +210,53 @@ static void print_csv(FILE *f, const struct compare *c)
 	}
 }
 
-static void print_run(struct output *o, const struct compare_run *run)
+static void print_run_counters(struct output *o, const struct compare_run *run,
+			       const struct compare_vstats *v)
+{
+	const struct load_counters *n = &run->counters;
+
+	print_u64(o, PRINT_JSON, "total_commands", NULL, n->commands);
+	print_u64(o, PRINT_JSON, "batches", NULL, n->batches);
+	print_u64(o, PRINT_JSON, "kicks", NULL, n->kicks);
+	print_u64(o, PRINT_JSON, "sleeps", NULL, n->sleeps);
+	if (!v->has) {
+		print_string(o, PRINT_JSON, "vstats_note", NULL, v->note);
+		return;
+	}
+	open_json_object(o, "vstats");
+	print_uint(o, PRINT_JSON, "queue_index", NULL,
+		   run->vstats_delta.queue_index);
+	print_vstat_set(o, "delta", &run->vstats_delta);
+	close_json_object(o);
+}
+
+/* Text: the counters of each row on a line of their own, after the table. */
+static void print_counters_text(struct output *o, const struct compare *c)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < c->n_runs; i++) {
+		const struct compare_run *run = &c->runs[i];
+		const struct compare_vstats *v = &c->vstats[i / MODES];
+
+		print_text(o,
+			   "%s %s: commands %" PRIu64 " batches %" PRIu64
+			   " kicks %" PRIu64 " sleeps %" PRIu64,
+			   run->target->loc.name, load_mode_names[run->mode],
+			   run->counters.commands, run->counters.batches,
+			   run->counters.kicks, run->counters.sleeps);
+		if (!v->has)
+			print_text(o, " vstats: %s", v->note);
+		for (k = 0; v->has && k < run->vstats_delta.n; k++)
+			print_text(o, "%s %s +%" PRIu64, k ? "," : " vstats",
+				   run->vstats_delta.entries[k].name,
+				   run->vstats_delta.entries[k].value);
+		print_text(o, "\n");
+	}
+}
+
+static void print_run(struct output *o, const struct compare *c,
+		      const struct compare_run *run)
 {
 	open_json_object(o, NULL);
 	print_string(o, PRINT_ANY, "device", "%-10s", run->target->loc.name);
@@ -158,6 +270,7 @@ static void print_run(struct output *o, const struct compare_run *run)
 		     run->per_command_ns.median / 1e3);
 	print_double(o, PRINT_ANY, "p99_us_per_command", " %11.3f",
 		     run->per_command_ns.p99 / 1e3);
+	print_run_counters(o, run, &c->vstats[(size_t)(run - c->runs) / MODES]);
 	print_double(o, PRINT_ANY, "speedup", " %8.2f", run->speedup);
 	if (run->info->note[0])
 		print_string(o, PRINT_JSON, "note", NULL, run->info->note);
@@ -185,8 +298,9 @@ static void print_table(struct output *o, const struct compare *c)
 		   "P99_US/CMD", "SPEEDUP");
 	open_json_array(o, "results");
 	for (i = 0; i < c->n_runs; i++)
-		print_run(o, &c->runs[i]);
+		print_run(o, c, &c->runs[i]);
 	close_json_array(o);
+	print_counters_text(o, c);
 	for (i = 0; i < c->n_runs; i += MODES)
 		if (c->runs[i].info->note[0])
 			print_text(o, "note %s: %s\n",
@@ -255,7 +369,7 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (load_resolve_targets(ctx, &c->args, c->targets, &c->n_targets) ||
-	    open_all(ctx, c) || run_all(c) || summarize_all(c))
+	    open_all(ctx, c) || run_all(ctx, c) || summarize_all(c))
 		goto out;
 	if (c->args.csv)
 		print_csv(ctx->out.f, c);

@@ -29,16 +29,6 @@ static void load_usage(void)
 		"--trace: record the vdpa_sim_batch trace events of the run.\n");
 }
 
-static void note_vstats(struct load_report *r, int err)
-{
-	if (err == -ENOTCONN)
-		snprintf(r->vstats_note, sizeof(r->vstats_note),
-			 "not read (no vdpa netlink)");
-	else
-		snprintf(r->vstats_note, sizeof(r->vstats_note),
-			 "not offered by the device (%s)", strerror(-err));
-}
-
 /* Timing samples of the loads that sent something. */
 struct load_times {
 	uint64_t *per_load; /* ns */
@@ -80,7 +70,7 @@ static int run_rounds(struct vdpactl *ctx, struct load_session *s,
 	err = load_read_vstats(ctx, dev, qidx, &r->vstats_before);
 	r->has_vstats = !err;
 	if (err)
-		note_vstats(r, err);
+		load_vstats_note(r->vstats_note, sizeof(r->vstats_note), err);
 	err = load_extras_begin(ctx, x, &a->cfg);
 	for (round = 0; !err && round < a->cfg.rounds; round++)
 		err = run_one(s, x, &a->cfg, times);
@@ -92,7 +82,8 @@ static int run_rounds(struct vdpactl *ctx, struct load_session *s,
 		err = load_read_vstats(ctx, dev, qidx, &r->vstats_after);
 		r->has_vstats = !err;
 		if (err)
-			note_vstats(r, err);
+			load_vstats_note(r->vstats_note, sizeof(r->vstats_note),
+					 err);
 	}
 	return 0;
 }

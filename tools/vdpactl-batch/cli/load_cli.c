@@ -88,7 +88,7 @@ size_t load_common_opts(struct load_args *a, struct opt *opts)
 static int list_targets(struct vdpactl *ctx, const struct load_args *a,
 			char (*names)[VDPA_NAME_LEN], unsigned int *n)
 {
-	unsigned int i;
+	unsigned int i, found;
 	int err;
 
 	if (a->n_devs) {
@@ -97,11 +97,15 @@ static int list_targets(struct vdpactl *ctx, const struct load_args *a,
 		*n = a->n_devs;
 		return 0;
 	}
-	err = vdpa_list_vhost(&ctx->roots, names, LOAD_DEVS_MAX, n);
+	err = vdpa_list_vhost_counted(&ctx->roots, names, LOAD_DEVS_MAX, n,
+				      &found);
 	if (err || *n == 0) {
 		pr_err("no vdpa device is bound to %s", VDPA_VHOST_DRIVER);
 		return -ENODEV;
 	}
+	if (found > *n)
+		pr_err("warning: %u devices are bound to %s; using the first %u (%s to %s), name others with --dev",
+		       found, VDPA_VHOST_DRIVER, *n, names[0], names[*n - 1]);
 	return 0;
 }
 

@@ -2,7 +2,9 @@
 /*
  * The report of a "load" run.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/feature_print.h"
@@ -96,8 +98,8 @@ static const struct vdpa_vstat *find_stat(const struct vdpa_vstats *s,
 	return NULL;
 }
 
-static void print_stat_set(struct output *o, const char *key,
-			   const struct vdpa_vstats *s)
+void print_vstat_set(struct output *o, const char *key,
+		     const struct vdpa_vstats *s)
 {
 	unsigned int i;
 
@@ -107,6 +109,49 @@ static void print_stat_set(struct output *o, const char *key,
 	for (i = 0; i < s->n; i++)
 		print_named_u64(o, s->entries[i].name, s->entries[i].value);
 	close_json_object(o);
+}
+
+/* NULL only when @s is full. */
+static struct vdpa_vstat *find_or_add_stat(struct vdpa_vstats *s,
+					   const char *name)
+{
+	struct vdpa_vstat *e;
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->entries[i].name, name))
+			return &s->entries[i];
+	if (s->n == VDPA_VSTATS_MAX)
+		return NULL;
+	e = &s->entries[s->n++];
+	*e = (struct vdpa_vstat){ .value = 0 };
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	return e;
+}
+
+void load_vstats_note(char *note, size_t size, int err)
+{
+	if (err == -ENOTCONN)
+		snprintf(note, size, "not read (no vdpa netlink)");
+	else
+		snprintf(note, size, "not offered by the device (%s)",
+			 strerror(-err));
+}
+
+void vstats_add_delta(struct vdpa_vstats *acc, const struct vdpa_vstats *before,
+		      const struct vdpa_vstats *after)
+{
+	unsigned int i;
+
+	acc->queue_index = after->queue_index;
+	for (i = 0; i < after->n; i++) {
+		const struct vdpa_vstat *now = &after->entries[i];
+		const struct vdpa_vstat *was = find_stat(before, now->name);
+		struct vdpa_vstat *sum = find_or_add_stat(acc, now->name);
+
+		if (sum)
+			sum->value += now->value - (was ? was->value : 0);
+	}
 }
 
 /* Counters by name: whatever the device offers, before, after, delta. */
@@ -123,8 +168,8 @@ static void print_vstats(struct output *o, const struct load_report *r)
 	open_json_object(o, "vstats");
 	print_uint(o, PRINT_ANY, "queue_index", "\n  vstats qidx %u",
 		   after->queue_index);
-	print_stat_set(o, "before", &r->vstats_before);
-	print_stat_set(o, "after", after);
+	print_vstat_set(o, "before", &r->vstats_before);
+	print_vstat_set(o, "after", after);
 	open_json_object(o, "delta");
 	for (i = 0; i < after->n; i++) {
 		const struct vdpa_vstat *now = &after->entries[i];

@@ -30,4 +30,15 @@ struct load_report {
 
 void print_load_report(struct output *o, const struct load_report *r);
 
+/* Why there are no vstats, for "vstats_note", from load_read_vstats(). */
+void load_vstats_note(char *note, size_t size, int err);
+
+/* Adds after - before to @acc, counter by counter (by name) of @after. */
+void vstats_add_delta(struct vdpa_vstats *acc, const struct vdpa_vstats *before,
+		      const struct vdpa_vstats *after);
+
+/* The counters of @s as a JSON object under @key (nothing in text). */
+void print_vstat_set(struct output *o, const char *key,
+		     const struct vdpa_vstats *s);
+
 #endif

@@ -141,29 +141,61 @@ static int natural_cmp(const void *pa, const void *pb)
 	return (unsigned char)*a - (unsigned char)*b;
 }
 
-int vdpa_list_vhost(const struct sysfs_roots *roots,
-		    char (*names)[VDPA_NAME_LEN], unsigned int max,
-		    unsigned int *n)
+/* The index of the last of @names in natural order. */
+static int last_in_order(char (*names)[VDPA_NAME_LEN], unsigned int n)
+{
+	unsigned int i, last = 0;
+
+	for (i = 1; i < n; i++)
+		if (natural_cmp(names[i], names[last]) > 0)
+			last = i;
+	return (int)last;
+}
+
+int vdpa_list_vhost_counted(const struct sysfs_roots *roots,
+			    char (*names)[VDPA_NAME_LEN], unsigned int max,
+			    unsigned int *n, unsigned int *found)
 {
 	char bus_dir[VDPA_PATH_LEN];
 	struct vdpa_location loc;
 	struct dirent *entry;
+	unsigned int total = 0;
 	DIR *dir;
+	int last;
 
 	*n = 0;
+	if (found)
+		*found = 0;
 	snprintf(bus_dir, sizeof(bus_dir), "%s/bus/vdpa/devices", roots->sys);
 	dir = opendir(bus_dir);
 	if (!dir)
 		return -ENODEV;
-	while ((entry = readdir(dir)) && *n < max) {
-		if (entry->d_name[0] == '.')
+	while ((entry = readdir(dir))) {
+		if (entry->d_name[0] == '.' ||
+		    strlen(entry->d_name) >= VDPA_NAME_LEN)
 			continue;
 		if (vdpa_locate(roots, entry->d_name, &loc) || !loc.chardev[0])
 			continue;
-		if (str_copy(names[*n], VDPA_NAME_LEN, entry->d_name))
-			(*n)++;
+		total++;
+		if (*n < max) {
+			str_copy(names[(*n)++], VDPA_NAME_LEN, entry->d_name);
+			continue;
+		}
+		/* Full: keep the first @max in natural order. */
+		last = max ? last_in_order(names, *n) : -1;
+		if (last >= 0 && natural_cmp(entry->d_name, names[last]) < 0)
+			str_copy(names[last], VDPA_NAME_LEN, entry->d_name);
 	}
 	closedir(dir);
 	qsort(names, *n, VDPA_NAME_LEN, natural_cmp);
+	if (found)
+		*found = total;
 	return 0;
+}
+
+int vdpa_list_vhost(const struct sysfs_roots *roots,
+		    char (*names)[VDPA_NAME_LEN], unsigned int max,
+		    unsigned int *n)
+{
+	return vdpa_list_vhost_counted(roots, names, max, n, NULL);
 }

@@ -45,4 +45,12 @@ int vdpa_list_vhost(const struct sysfs_roots *roots,
 		    char (*names)[VDPA_NAME_LEN], unsigned int max,
 		    unsigned int *n);
 
+/*
+ * Like vdpa_list_vhost(), keeping the first @max in natural order, and
+ * *found says how many there are in all.
+ */
+int vdpa_list_vhost_counted(const struct sysfs_roots *roots,
+			    char (*names)[VDPA_NAME_LEN], unsigned int max,
+			    unsigned int *n, unsigned int *found);
+
 #endif

@@ -325,6 +325,19 @@ static void compare_table_csv_and_json(void **state)
 	expect_contains(out, "\"results\":[{\"device\":\"vdpa0\"");
 	expect_contains(out, "\"mode\":\"serial\",\"total_us\":1200.000");
 	expect_contains(out, "\"speedup\":1.333}]");
+	/* The same counters as load, per device and mode. */
+	expect_contains(out, "\"p99_us_per_command\":4.000,"
+			     "\"total_commands\":300,\"batches\":");
+	expect_contains(out, "\"vstats\":{\"queue_index\":2,\"delta\":"
+			     "{\"cvq requests\":300,\"cvq successes\":300}}");
+	free(out);
+
+	assert_int_equal(run_cli(*state,
+				 "compare --count 30 --rounds 10 --dev vdpa0",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "vdpa0 parallel: commands 300 batches ");
+	expect_contains(out, " vstats cvq requests +300, cvq successes +300\n");
 	free(out);
 }
 

@@ -120,6 +120,33 @@ static void no_vdpa_bus(void **state)
 	assert_int_equal(n, 0);
 }
 
+/*
+ * More devices than the caller takes: the first ones in natural order,
+ * not readdir's, and the count of all, so that compare can warn.
+ */
+static void keeps_the_first_in_order_and_counts_all(void **state)
+{
+	struct fake_tree *t = fake_tree_create();
+	char names[16][VDPA_NAME_LEN], name[16];
+	unsigned int i, n, found;
+
+	(void)state;
+	for (i = 17; i-- > 0;) {
+		snprintf(name, sizeof(name), "vdpa%u", i);
+		fake_tree_add(t, name, "vhost_vdpa", (int)i);
+	}
+	fake_tree_add(t, "vdpa90", "virtio_vdpa", -1);
+	assert_int_equal(
+		vdpa_list_vhost_counted(&t->roots, names, 16, &n, &found), 0);
+	assert_int_equal(n, 16);
+	assert_int_equal(found, 17);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "vdpa%u", i);
+		assert_string_equal(names[i], name);
+	}
+	fake_tree_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -129,6 +156,7 @@ int main(void)
 		cmocka_unit_test(lists_vhost_devices_in_natural_order),
 		cmocka_unit_test(missing_chardev_node),
 		cmocka_unit_test(no_vdpa_bus),
+		cmocka_unit_test(keeps_the_first_in_order_and_counts_all),
 	};
 
 	return cmocka_run_group_tests_name("sysfs", tests, setup, teardown);
