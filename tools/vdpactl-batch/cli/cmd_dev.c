@@ -15,7 +15,7 @@
 static void dev_usage(void)
 {
 	fprintf(stderr,
-		"Usage: " PROG_NAME " dev show [ DEV ]\n"
+		"Usage: " PROG_NAME " dev { show | list } [ DEV ]\n"
 		"       " PROG_NAME
 		" dev add name NAME mgmtdev MANAGEMENTDEV [ mac MACADDR ] [ mtu MTU ]\n"
 		"                             [ max_vqp MAX_VQ_PAIRS ] [ device_features FEATURES ]\n"
@@ -24,6 +24,7 @@ static void dev_usage(void)
 		"       " PROG_NAME
 		" dev set DEV [ completion { batch | immediate } ] [ batch-limit N ]\n"
 		"       " PROG_NAME " dev state [ DEV ]\n"
+		"       " PROG_NAME " dev help\n"
 		"MTU: 68..65535; MAX_VQ_PAIRS: 1..32768; FEATURES: a 64-bit mask (0x... for hex).\n");
 }
 

@@ -11,7 +11,9 @@
 
 static void mgmtdev_usage(void)
 {
-	fprintf(stderr, "Usage: " PROG_NAME " mgmtdev show [ MGMTDEV ]\n");
+	fprintf(stderr,
+		"Usage: " PROG_NAME " mgmtdev { show | list } [ MGMTDEV ]\n"
+		"       " PROG_NAME " mgmtdev help\n");
 }
 
 static const char *class_name(unsigned int id)
@@ -88,6 +90,11 @@ int cmd_mgmtdev(struct vdpactl *ctx, int argc, char **argv)
 		{ NULL, NULL },
 	};
 
+	/* As iproute2's "vdpa mgmtdev": bare, it prints its help. */
+	if (argc == 0) {
+		mgmtdev_usage();
+		return CMD_OK;
+	}
 	return cmd_dispatch(ctx, "mgmtdev", cmds, argc, argv, mgmtdev_usage,
-			    mgmtdev_show);
+			    NULL);
 }

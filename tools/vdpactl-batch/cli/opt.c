@@ -11,38 +11,87 @@
 #include "lib/strparse.h"
 #include "lib/util.h"
 
-int match_word(const char *word, const char *const *names)
+/*
+ * Like match_word(), with @ids[i] the entry names[i] stands for, so that
+ * an alias and its name abbreviated alike are not ambiguous.
+ */
+static int match_word_ids(const char *word, const char *const *names,
+			  const int *ids)
 {
 	size_t len = strlen(word);
 	int i, found = -1;
 
 	if (!len)
 		return -1;
-	for (i = 0; names[i]; i++) {
+	for (i = 0; names[i]; i++)
 		if (!strcmp(word, names[i]))
-			return i;
-		if (!strncmp(word, names[i], len))
-			found = found == -1 ? i : -2;
+			return ids[i];
+	for (i = 0; names[i]; i++) {
+		if (strncmp(word, names[i], len) || found == ids[i])
+			continue;
+		if (found != -1)
+			return -2;
+		found = ids[i];
 	}
 	return found;
 }
 
+int match_word(const char *word, const char *const *names)
+{
+	int ids[OPT_MAX * 2 + 1];
+	int i;
+
+	for (i = 0; names[i] && i < OPT_MAX * 2; i++)
+		ids[i] = i;
+	return match_word_ids(word, names, ids);
+}
+
+void match_candidates(const char *word, const char *const *names,
+		      const char *prefix, char *buf, size_t len)
+{
+	size_t used = 0, wlen = strlen(word);
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; names[i] && used < len; i++)
+		if (!strncmp(word, names[i], wlen))
+			used += (size_t)snprintf(buf + used, len - used,
+						 "%s%s%s", used ? ", " : "",
+						 prefix, names[i]);
+}
+
 static const struct opt *find_opt(const char *cmd, const struct opt *opts,
 				  size_t n_opts, const char *name,
-				  const char *shown)
+				  const char *shown, enum opt_style style)
 {
-	const char *names[OPT_MAX + 1];
-	size_t i;
+	const char *names[OPT_MAX * 2 + 1], *shown_names[OPT_MAX + 1];
+	int ids[OPT_MAX * 2];
+	char candidates[256];
+	size_t i, n = 0;
 	int idx;
 
-	for (i = 0; i < n_opts; i++)
-		names[i] = opts[i].name;
-	names[i] = NULL;
-	idx = match_word(name, names);
+	for (i = 0; i < n_opts; i++) {
+		shown_names[i] = opts[i].name;
+		ids[n] = (int)i;
+		names[n++] = opts[i].name;
+		if (opts[i].alias) {
+			ids[n] = (int)i;
+			names[n++] = opts[i].alias;
+		}
+	}
+	names[n] = NULL;
+	shown_names[n_opts] = NULL;
+	idx = match_word_ids(name, names, ids);
 	if (idx >= 0)
 		return &opts[idx];
-	pr_err("%s: %s option \"%s\"", cmd, idx == -2 ? "ambiguous" : "unknown",
-	       shown);
+	if (idx == -1) {
+		pr_err("%s: unknown option \"%s\"", cmd, shown);
+		return NULL;
+	}
+	match_candidates(name, shown_names,
+			 style == OPT_STYLE_DASHES ? "--" : "", candidates,
+			 sizeof(candidates));
+	pr_err("%s: ambiguous option \"%s\": %s", cmd, shown, candidates);
 	return NULL;
 }
 
@@ -97,6 +146,13 @@ static bool store_value(const char *cmd, const char *shown, const struct opt *o,
 		return store_number(cmd, shown, o, arg);
 	case OPT_CHOICE:
 		idx = match_word(arg, o->choices);
+		if (idx == -2) {
+			match_candidates(arg, o->choices, "", list,
+					 sizeof(list));
+			pr_err("%s: %s \"%s\" is ambiguous: %s", cmd, shown,
+			       arg, list);
+			return false;
+		}
 		if (idx < 0) {
 			join_choices(o->choices, list, sizeof(list));
 			pr_err("%s: %s \"%s\" is not one of %s", cmd, shown,
@@ -195,7 +251,7 @@ enum opt_result opt_parse(const char *cmd, const struct opt *opts,
 			return OPT_ERROR;
 		}
 		inline_value = split_option(argv[i], style, name, sizeof(name));
-		o = find_opt(cmd, opts, n_opts, name, argv[i]);
+		o = find_opt(cmd, opts, n_opts, name, argv[i], style);
 		if (!o)
 			return OPT_ERROR;
 		snprintf(shown, sizeof(shown), "%s%s",

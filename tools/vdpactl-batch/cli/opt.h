@@ -23,6 +23,8 @@ enum opt_kind {
 
 struct opt {
 	const char *name;
+	/* An old spelling still accepted (and not shown), e.g. "--reset". */
+	const char *alias;
 	enum opt_kind kind;
 	void *value;
 	uint64_t min, max; /* OPT_UINT, OPT_U64 */
@@ -58,5 +60,12 @@ enum opt_result opt_parse(const char *cmd, const struct opt *opts,
  * uniquely abbreviates; -1 if none, -2 if ambiguous.
  */
 int match_word(const char *word, const char *const *names);
+
+/*
+ * The entries of @names that @word abbreviates, each after @prefix,
+ * comma-separated in @buf: the candidates of an ambiguous word.
+ */
+void match_candidates(const char *word, const char *const *names,
+		      const char *prefix, char *buf, size_t len);
 
 #endif

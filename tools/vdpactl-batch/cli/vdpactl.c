@@ -117,20 +117,40 @@ int cmd_show(struct vdpactl *ctx, int argc, char **argv,
 	return CMD_OK;
 }
 
-/* iproute2's rule: an exact name, else the first entry @word abbreviates. */
-static const struct cmd *find_cmd(const struct cmd *cmds, const char *word)
-{
-	size_t len = strlen(word);
-	const struct cmd *c;
+#define CMDS_MAX 16
 
-	if (!len)
-		return NULL;
-	for (c = cmds; c->name; c++)
-		if (!strcmp(word, c->name))
-			return c;
-	for (c = cmds; c->name; c++)
-		if (!strncmp(word, c->name, len))
-			return c;
+/*
+ * An exact name, else the one entry @word abbreviates. Unlike iproute2,
+ * which takes the first match, an ambiguous prefix ("dev s": show, set,
+ * state) is an error listing the candidates: a script that abbreviates
+ * must not change meaning when a command is added.
+ */
+static const struct cmd *find_cmd(const char *level, const struct cmd *cmds,
+				  const char *word)
+{
+	const char *names[CMDS_MAX + 1];
+	char candidates[256];
+	size_t n = 0;
+	int idx;
+
+	while (cmds[n].name && n < CMDS_MAX) {
+		names[n] = cmds[n].name;
+		n++;
+	}
+	names[n] = NULL;
+	idx = match_word(word, names);
+	if (idx >= 0)
+		return &cmds[idx];
+	if (idx == -2) {
+		match_candidates(word, names, "", candidates,
+				 sizeof(candidates));
+		pr_err("%s \"%s\" is ambiguous: %s",
+		       level ? "command" : "object", word, candidates);
+	} else {
+		pr_err("%s \"%s\" not found; try \"" PROG_NAME "%s%s help\"",
+		       level ? "command" : "object", word, level ? " " : "",
+		       level ? level : "");
+	}
 	return NULL;
 }
 
@@ -151,13 +171,9 @@ int cmd_dispatch(struct vdpactl *ctx, const char *level, const struct cmd *cmds,
 		usage_fn();
 		return CMD_OK;
 	}
-	c = find_cmd(cmds, argv[0]);
-	if (!c) {
-		pr_err("%s \"%s\" not found; try \"" PROG_NAME "%s%s help\"",
-		       level ? "command" : "object", argv[0], level ? " " : "",
-		       level ? level : "");
+	c = find_cmd(level, cmds, argv[0]);
+	if (!c)
 		return CMD_USAGE;
-	}
 	return c->fn(ctx, argc - 1, argv + 1);
 }
 
@@ -241,6 +257,11 @@ int vdpactl_run(struct vdpactl *ctx, int argc, char **argv)
 	enum global_result result;
 	int used;
 
+	/* As iproute2's vdpa: a bare command prints its usage. */
+	if (argc == 0) {
+		usage();
+		return CMD_OK;
+	}
 	used = parse_global(ctx, argc, argv, &result);
 	if (result == GLOBAL_EXIT_OK)
 		return CMD_OK;

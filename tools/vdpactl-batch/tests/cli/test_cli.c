@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -26,8 +27,8 @@ struct cli_case {
 };
 
 static const struct cli_case cases[] = {
-	/* global options and objects */
-	{ CMD_USAGE, "" },
+	/* global options and objects; bare, as iproute2: usage, success */
+	{ CMD_OK, "" },
 	{ CMD_OK, "help" },
 	{ CMD_OK, "-h" },
 	{ CMD_OK, "-V" },
@@ -158,6 +159,13 @@ static const struct cli_case cases[] = {
 	{ CMD_OK, "dev state vdpa2" }, /* a note: not offered */
 	{ CMD_FAIL, "dev state vdpa9" },
 	{ CMD_USAGE, "dev state vdpa0 vdpa2" },
+	/* ambiguous prefixes are errors, never the first match */
+	{ CMD_USAGE, "dev s vdpa0" }, /* show, set, state */
+	{ CMD_OK, "dev sh vdpa0" },
+	{ CMD_OK, "dev l" },
+	{ CMD_USAGE,
+	  "load --count 30 --profile m --dev vdpa0" }, /* mac, mixed */
+	{ CMD_OK, "load --count 30 --profile ma --dev vdpa0" },
 	/* mgmtdev */
 	{ CMD_OK, "mgmtdev" },
 	{ CMD_OK, "mgmtdev show" },
@@ -205,18 +213,51 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* Points stderr at a fresh temporary file; returns what to restore. */
+static int stderr_capture(FILE **f)
+{
+	int saved;
+
+	*f = tmpfile();
+	assert_non_null(*f);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	assert_true(saved >= 0);
+	dup2(fileno(*f), STDERR_FILENO);
+	return saved;
+}
+
+/* Restores stderr; what was written to @f is in *text (caller frees). */
+static void stderr_collect(int saved, FILE *f, char **text)
+{
+	long len;
+
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	len = ftell(f);
+	assert_true(len >= 0);
+	*text = calloc(1, (size_t)len + 1);
+	assert_non_null(*text);
+	rewind(f);
+	assert_int_equal(fread(*text, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+}
+
 /*
  * Runs @cmdline (words split on spaces) and returns its exit status; what
- * it printed on stdout is in *out (caller frees). stderr is discarded
- * unless VDPACTL_TEST_STDERR is set.
+ * it printed on stdout is in *out and, if @err is not NULL, what it
+ * printed on stderr in *err (caller frees both). Otherwise stderr is
+ * discarded unless VDPACTL_TEST_STDERR is set.
  */
-static int run_cli(const struct fake_tree *t, const char *cmdline, char **out)
+static int run_cli_io(const struct fake_tree *t, const char *cmdline,
+		      char **out, char **err)
 {
 	char *words = strdup(cmdline), *argv[MAX_ARGS], *save = NULL, *w;
 	int argc = 0, status, saved_stderr;
 	struct vdpactl ctx;
+	FILE *f, *errf = NULL;
 	size_t len;
-	FILE *f;
 
 	assert_non_null(words);
 	for (w = strtok_r(words, " ", &save); w && argc < MAX_ARGS;
@@ -224,7 +265,7 @@ static int run_cli(const struct fake_tree *t, const char *cmdline, char **out)
 		argv[argc++] = w;
 	f = open_memstream(out, &len);
 	assert_non_null(f);
-	saved_stderr = stderr_mute();
+	saved_stderr = err ? stderr_capture(&errf) : stderr_mute();
 
 	fake_backend_reset();
 	vdpactl_init(&ctx);
@@ -233,10 +274,18 @@ static int run_cli(const struct fake_tree *t, const char *cmdline, char **out)
 	status = vdpactl_run(&ctx, argc, argv);
 	vdpactl_fini(&ctx);
 
-	stderr_restore(saved_stderr);
+	if (err)
+		stderr_collect(saved_stderr, errf, err);
+	else
+		stderr_restore(saved_stderr);
 	fclose(f);
 	free(words);
 	return status;
+}
+
+static int run_cli(const struct fake_tree *t, const char *cmdline, char **out)
+{
+	return run_cli_io(t, cmdline, out, NULL);
 }
 
 static void exit_statuses(void **state)
@@ -261,6 +310,54 @@ static void expect_contains(const char *text, const char *want)
 {
 	if (!strstr(text, want))
 		fail_msg("output lacks \"%s\":\n%s", want, text);
+}
+
+/* Bare commands print their usage, as iproute2's vdpa does. */
+static void bare_commands_print_usage(void **state)
+{
+	char *out, *err;
+
+	assert_int_equal(run_cli_io(*state, "", &out, &err), CMD_OK);
+	expect_contains(err, "Usage: vdpactl-batch [ OPTIONS ] OBJECT");
+	assert_string_equal(out, "");
+	free(out);
+	free(err);
+
+	/* "vdpa mgmtdev" prints its help, not the list. */
+	assert_int_equal(run_cli_io(*state, "mgmtdev", &out, &err), CMD_OK);
+	expect_contains(err, "Usage: vdpactl-batch mgmtdev");
+	expect_contains(err, "mgmtdev help");
+	assert_string_equal(out, "");
+	free(out);
+	free(err);
+}
+
+/* An ambiguous abbreviation names every candidate. */
+static void ambiguous_prefixes_list_candidates(void **state)
+{
+	char *out, *err;
+
+	assert_int_equal(run_cli_io(*state, "dev s vdpa0", &out, &err),
+			 CMD_USAGE);
+	expect_contains(err, "command \"s\" is ambiguous: show, set, state");
+	assert_string_equal(out, "");
+	free(out);
+	free(err);
+
+	assert_int_equal(run_cli_io(*state, "load --count 30 --r 5 --dev vdpa0",
+				    &out, &err),
+			 CMD_USAGE);
+	expect_contains(err, "ambiguous option \"--r\": --rounds, --ring-size");
+	free(out);
+	free(err);
+
+	assert_int_equal(run_cli_io(*state,
+				    "load --count 3 --profile m --dev vdpa0",
+				    &out, &err),
+			 CMD_USAGE);
+	expect_contains(err, "--profile \"m\" is ambiguous: mac, mixed");
+	free(out);
+	free(err);
 }
 
 static void load_reports_timings_and_counters(void **state)
@@ -460,6 +557,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(exit_statuses),
+		cmocka_unit_test(bare_commands_print_usage),
+		cmocka_unit_test(ambiguous_prefixes_list_candidates),
 		cmocka_unit_test(load_reports_timings_and_counters),
 		cmocka_unit_test(compare_table_csv_and_json),
 		cmocka_unit_test(iproute2_shaped_output),
