@@ -11,6 +11,7 @@
 #include "cli/log.h"
 #include "cli/opt.h"
 #include "cli/vdpactl.h"
+#include "cli/vsb_cmds.h"
 
 static void dev_usage(void)
 {
@@ -21,8 +22,9 @@ static void dev_usage(void)
 		"                             [ max_vqp MAX_VQ_PAIRS ] [ device_features FEATURES ]\n"
 		"       " PROG_NAME " dev del DEV\n"
 		"       " PROG_NAME " dev config show [ DEV ]\n"
+		"       " PROG_NAME " dev set name DEV mac MACADDR\n"
 		"       " PROG_NAME
-		" dev set DEV [ completion { batch | immediate } ] [ batch-limit N ]\n"
+		" dev batching DEV [ completion { batch | immediate } ] [ batch_limit N ]\n"
 		"       " PROG_NAME " dev state [ DEV ]\n"
 		"       " PROG_NAME " dev help\n"
 		"MTU: 68..65535; MAX_VQ_PAIRS: 1..32768; FEATURES: a 64-bit mask (0x... for hex).\n");
@@ -270,13 +272,76 @@ static int dev_del(struct vdpactl *ctx, int argc, char **argv)
 	return CMD_OK;
 }
 
+/* iproute2's "vdpa dev set name DEV mac MACADDR" (Linux 6.12). */
+static int dev_set_attrs(struct vdpactl *ctx, int argc, char **argv)
+{
+	const char *name = NULL;
+	uint8_t mac[MAC_LEN];
+	const struct opt opts[] = {
+		{ .name = "name",
+		  .kind = OPT_STRING,
+		  .value = &name,
+		  .required = true },
+		{ .name = "mac",
+		  .kind = OPT_MAC,
+		  .value = mac,
+		  .required = true },
+	};
+	struct vdpa_client *nl;
+	int err;
+
+	switch (opt_parse("dev set", opts, ARRAY_SIZE(opts), OPT_STYLE_KEYWORDS,
+			  argc, argv)) {
+	case OPT_HELP:
+		dev_usage();
+		return CMD_OK;
+	case OPT_ERROR:
+		return CMD_USAGE;
+	case OPT_OK:
+		break;
+	}
+	if (vdpactl_netlink(ctx, &nl))
+		return CMD_FAIL;
+	err = vdpa_client_dev_set_mac(nl, name, mac);
+	if (err) {
+		vdpa_client_report(nl, err, "dev set %s", name);
+		return CMD_FAIL;
+	}
+	return CMD_OK;
+}
+
+/*
+ * "dev set name DEV ..." is iproute2's; "dev set DEV completion ..." the
+ * old spelling of "dev batching DEV ...", kept for scripts.
+ */
+static int dev_set(struct vdpactl *ctx, int argc, char **argv)
+{
+	if (argc == 0 || !strcmp(argv[0], "help")) {
+		dev_usage();
+		return argc ? CMD_OK : CMD_USAGE;
+	}
+	if (!strcmp(argv[0], "name"))
+		return dev_set_attrs(ctx, argc, argv);
+	return cmd_dev_batching(ctx, "dev set", argc, argv);
+}
+
+static int dev_batching(struct vdpactl *ctx, int argc, char **argv)
+{
+	return cmd_dev_batching(ctx, "dev batching", argc, argv);
+}
+
 int cmd_dev(struct vdpactl *ctx, int argc, char **argv)
 {
 	static const struct cmd cmds[] = {
-		{ "show", dev_show },	    { "list", dev_show },
-		{ "add", dev_add },	    { "del", dev_del },
-		{ "config", dev_config },   { "set", cmd_dev_set },
-		{ "state", cmd_dev_state }, { NULL, NULL },
+		{ "show", dev_show },
+		{ "list", dev_show },
+		{ "add", dev_add },
+		{ "del", dev_del },
+		{ "config", dev_config },
+		{ "set", dev_set },
+		{ "batching", dev_batching },
+		{ "state", cmd_dev_state },
+		{ NULL, NULL },
 	};
 
 	return cmd_dispatch(ctx, "dev", cmds, argc, argv, dev_usage, dev_show);

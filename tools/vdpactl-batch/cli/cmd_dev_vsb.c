@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * "dev set" and "dev state": a vdpa_sim_batch device's completion
+ * "dev batching" and "dev state": a vdpa_sim_batch device's completion
  * settings and its CVQ-visible state, through the module's own family.
  */
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include "cli/log.h"
 #include "cli/opt.h"
 #include "cli/vdpactl.h"
+#include "cli/vsb_cmds.h"
 #include "cli/vsb_print.h"
 #include "netlink/vsb_client.h"
 
@@ -20,11 +21,11 @@ static void dev_set_usage(void)
 {
 	fprintf(stderr,
 		"Usage: " PROG_NAME
-		" dev set DEV [ completion { batch | immediate } ] [ batch-limit N ]\n"
+		" dev batching DEV [ completion { batch | immediate } ] [ batch_limit N ]\n"
 		"       " PROG_NAME " dev state [ DEV ]\n"
 		"Only vdpa_sim_batch devices have these. N: commands per batch,\n"
 		"0 for the ring size (the module takes 0 to 4096; it checks).\n"
-		"dev set needs CAP_NET_ADMIN. The state is the device's only\n"
+		"dev batching needs CAP_NET_ADMIN. The state is the device's only\n"
 		"while a driver holds it: it resets on every open and close of\n"
 		"its vhost-vdpa device.\n");
 }
@@ -51,18 +52,21 @@ static bool vdpa_dev_exists(struct vdpactl *ctx, const char *dev)
 	       vdpa_client_dev_get(nl, dev, ignore_dev, NULL) != -ENODEV;
 }
 
-int cmd_dev_set(struct vdpactl *ctx, int argc, char **argv)
+int cmd_dev_batching(struct vdpactl *ctx, const char *what, int argc,
+		     char **argv)
 {
 	int completion = 0;
 	unsigned int limit = 0;
 	bool has_completion = false, has_limit = false;
+	/* batch-limit: the old spelling ("dev set DEV ... batch-limit N"). */
 	const struct opt opts[] = {
 		{ .name = "completion",
 		  .kind = OPT_CHOICE,
 		  .value = &completion,
 		  .choices = completion_names,
 		  .given = &has_completion },
-		{ .name = "batch-limit",
+		{ .name = "batch_limit",
+		  .alias = "batch-limit",
 		  .kind = OPT_UINT,
 		  .value = &limit,
 		  .max = UINT32_MAX,
@@ -77,7 +81,7 @@ int cmd_dev_set(struct vdpactl *ctx, int argc, char **argv)
 		return argc ? CMD_OK : CMD_USAGE;
 	}
 	dev = argv[0];
-	switch (opt_parse("dev set", opts, ARRAY_SIZE(opts), OPT_STYLE_KEYWORDS,
+	switch (opt_parse(what, opts, ARRAY_SIZE(opts), OPT_STYLE_KEYWORDS,
 			  argc - 1, argv + 1)) {
 	case OPT_HELP:
 		dev_set_usage();
@@ -88,25 +92,25 @@ int cmd_dev_set(struct vdpactl *ctx, int argc, char **argv)
 		break;
 	}
 	if (!has_completion && !has_limit) {
-		pr_err("dev set %s: nothing to set (completion or batch-limit)",
-		       dev);
+		pr_err("%s %s: nothing to set (completion or batch_limit)",
+		       what, dev);
 		return CMD_USAGE;
 	}
 	err = vdpactl_vsb(ctx, &vsb);
 	if (err == -ENOENT) {
-		pr_err("dev set %s: not offered by this device (no \"%s\" netlink family; is vdpa_sim_batch loaded?)",
-		       dev, VSB_GENL_NAME);
+		pr_err("%s %s: not offered by this device (no \"%s\" netlink family; is vdpa_sim_batch loaded?)",
+		       what, dev, VSB_GENL_NAME);
 		return CMD_FAIL;
 	}
 	if (err) {
-		pr_errno(err, "dev set %s: open the \"%s\" netlink family", dev,
-			 VSB_GENL_NAME);
+		pr_errno(err, "%s %s: open the \"%s\" netlink family", what,
+			 dev, VSB_GENL_NAME);
 		return CMD_FAIL;
 	}
 	err = vsb_client_dev_set(vsb, dev, has_completion, (uint8_t)completion,
 				 has_limit, limit);
 	if (err) {
-		vdpa_client_report(vsb, err, "dev set %s", dev);
+		vdpa_client_report(vsb, err, "%s %s", what, dev);
 		return CMD_FAIL;
 	}
 	return CMD_OK;
@@ -189,4 +193,22 @@ int cmd_dev_state(struct vdpactl *ctx, int argc, char **argv)
 		return CMD_FAIL;
 	}
 	return CMD_OK;
+}
+
+void vsb_note_absent(const struct vdpa_client *client, const char *dev,
+		     const char *what, int err, const char *consequence)
+{
+	char why[NL_EXTACK_LEN + 64];
+
+	if (err == -ENOENT && !client)
+		snprintf(why, sizeof(why), "no \"%s\" netlink family",
+			 VSB_GENL_NAME);
+	else if (client && client->nl.extack[0])
+		snprintf(why, sizeof(why), "%s: %s", strerror(-err),
+			 client->nl.extack);
+	else
+		snprintf(why, sizeof(why), "%s", strerror(-err));
+	fprintf(stderr, "%s: %s not offered by this device (%s)%s%s\n", dev,
+		what, why, consequence ? "; " : "",
+		consequence ? consequence : "");
 }

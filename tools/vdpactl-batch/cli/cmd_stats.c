@@ -13,6 +13,7 @@
 #include "cli/log.h"
 #include "cli/opt.h"
 #include "cli/vdpactl.h"
+#include "cli/vsb_cmds.h"
 #include "cli/vsb_print.h"
 #include "netlink/vsb_client.h"
 
@@ -20,11 +21,11 @@ static void stats_usage(void)
 {
 	fprintf(stderr,
 		"Usage: " PROG_NAME
-		" stats DEV [ qidx QUEUE_INDEX ] [ --reset ]\n"
+		" stats DEV [ qidx QUEUE_INDEX ] [ reset ]\n"
 		"The default queue is the control virtqueue. The kernel has\n"
 		"vendor statistics only while a driver has negotiated features.\n"
 		"A vdpa_sim_batch device also shows its module counters and\n"
-		"histograms; --reset zeroes them first (needs CAP_NET_ADMIN).\n");
+		"histograms; reset zeroes them first (needs CAP_NET_ADMIN).\n");
 }
 
 static const char *queue_type(const struct vdpa_vstats *s)
@@ -70,22 +71,6 @@ static int config_cvq_index(const struct vdpa_dev_config *cfg, void *data)
 	return 0;
 }
 
-/* Takes "--reset" out of the keyword options; true if it was there. */
-static bool take_reset_flag(int *argc, char **argv)
-{
-	bool found = false;
-	int i, kept = 0;
-
-	for (i = 0; i < *argc; i++) {
-		if (!strcmp(argv[i], "--reset"))
-			found = true;
-		else
-			argv[kept++] = argv[i];
-	}
-	*argc = kept;
-	return found;
-}
-
 /* The module's side of a device: its statistics, or why there are none. */
 struct module_side {
 	bool have;
@@ -126,7 +111,7 @@ static int read_module_side(struct vdpactl *ctx, const char *dev, bool reset,
 	}
 	if (err)
 		return vdpa_client_report(vsb, err, "stats %s%s", dev,
-					  reset ? " --reset" : "");
+					  reset ? " reset" : "");
 	m->have = true;
 	return 0;
 }
@@ -134,13 +119,18 @@ static int read_module_side(struct vdpactl *ctx, const char *dev, bool reset,
 int cmd_stats(struct vdpactl *ctx, int argc, char **argv)
 {
 	unsigned int qidx = 2;
-	bool has_qidx = false, reset;
+	bool has_qidx = false, reset = false;
+	/* Keywords, as iproute2's; "--reset" is the old spelling. */
 	const struct opt opts[] = {
 		{ .name = "qidx",
 		  .kind = OPT_UINT,
 		  .value = &qidx,
 		  .max = 2 * VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MAX,
 		  .given = &has_qidx },
+		{ .name = "reset",
+		  .alias = "--reset",
+		  .kind = OPT_FLAG,
+		  .value = &reset },
 	};
 	struct module_side module;
 	struct vdpa_client *nl;
@@ -161,7 +151,6 @@ int cmd_stats(struct vdpactl *ctx, int argc, char **argv)
 	}
 	argc--;
 	argv++;
-	reset = take_reset_flag(&argc, argv);
 	switch (opt_parse("stats", opts, ARRAY_SIZE(opts), OPT_STYLE_KEYWORDS,
 			  argc, argv)) {
 	case OPT_HELP:

@@ -9,6 +9,7 @@
 
 #include "cli/load_extras.h"
 #include "cli/log.h"
+#include "cli/vsb_cmds.h"
 #include "netlink/vsb_client.h"
 
 /* Per command: its own event plus at most one kick and one batch. */

@@ -75,24 +75,6 @@ int vdpactl_vsb(struct vdpactl *ctx, struct vdpa_client **client)
 	return 0;
 }
 
-void vsb_note_absent(const struct vdpa_client *client, const char *dev,
-		     const char *what, int err, const char *consequence)
-{
-	char why[NL_EXTACK_LEN + 64];
-
-	if (err == -ENOENT && !client)
-		snprintf(why, sizeof(why), "no \"%s\" netlink family",
-			 VSB_GENL_NAME);
-	else if (client && client->nl.extack[0])
-		snprintf(why, sizeof(why), "%s: %s", strerror(-err),
-			 client->nl.extack);
-	else
-		snprintf(why, sizeof(why), "%s", strerror(-err));
-	fprintf(stderr, "%s: %s not offered by this device (%s)%s%s\n", dev,
-		what, why, consequence ? "; " : "",
-		consequence ? consequence : "");
-}
-
 int cmd_show(struct vdpactl *ctx, int argc, char **argv,
 	     const struct show_cmd *show)
 {

@@ -80,14 +80,6 @@ int vdpactl_netlink(struct vdpactl *ctx, struct vdpa_client **client);
  */
 int vdpactl_vsb(struct vdpactl *ctx, struct vdpa_client **client);
 
-/*
- * The one-line stderr note of a feature a device does not offer:
- * "DEV: WHAT not offered by this device (REASON)[; CONSEQUENCE]", the
- * reason from @err and the kernel's extack when @client is not NULL.
- */
-void vsb_note_absent(const struct vdpa_client *client, const char *dev,
-		     const char *what, int err, const char *consequence);
-
 /* The objects. */
 int cmd_load(struct vdpactl *ctx, int argc, char **argv);
 int cmd_compare(struct vdpactl *ctx, int argc, char **argv);
@@ -95,9 +87,5 @@ int cmd_dev(struct vdpactl *ctx, int argc, char **argv);
 int cmd_mgmtdev(struct vdpactl *ctx, int argc, char **argv);
 int cmd_stats(struct vdpactl *ctx, int argc, char **argv);
 int cmd_inject(struct vdpactl *ctx, int argc, char **argv);
-
-/* "dev set" and "dev state" (vdpa_sim_batch's family). */
-int cmd_dev_set(struct vdpactl *ctx, int argc, char **argv);
-int cmd_dev_state(struct vdpactl *ctx, int argc, char **argv);
 
 #endif

@@ -47,6 +47,13 @@
 #endif
 
 /*
+ * Linux 6.12: VDPA_CMD_DEV_ATTR_SET ("vdpa dev set name DEV mac M"). It is
+ * an enum constant, which #ifndef cannot see, so it has a name of our own:
+ * the command after VDPA_CMD_DEV_VSTATS_GET.
+ */
+#define VDPACTL_CMD_DEV_ATTR_SET (VDPA_CMD_DEV_VSTATS_GET + 1)
+
+/*
  * Linux 6.9: per-virtqueue size; older kernels only have GET_VRING_NUM.
  * (6.9-rc1 to -rc3 used number 0x80; the release moved it to 0x82.)
  */

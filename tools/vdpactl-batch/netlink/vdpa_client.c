@@ -179,6 +179,19 @@ int vdpa_client_dev_add(struct vdpa_client *c,
 	return nl_gen_sndrcv(&c->nl, nlh, NULL, NULL);
 }
 
+int vdpa_client_dev_set_mac(struct vdpa_client *c, const char *name,
+			    const uint8_t mac[MAC_LEN])
+{
+	struct nlmsghdr *nlh;
+
+	c->bad_reply = NULL;
+	nlh = nl_gen_prepare(&c->nl, VDPACTL_CMD_DEV_ATTR_SET,
+			     NLM_F_REQUEST | NLM_F_ACK);
+	vdpa_msg_put_dev_name(nlh, name);
+	mnl_attr_put(nlh, VDPA_ATTR_DEV_NET_CFG_MACADDR, MAC_LEN, mac);
+	return nl_gen_sndrcv(&c->nl, nlh, NULL, NULL);
+}
+
 int vdpa_client_dev_del(struct vdpa_client *c, const char *name)
 {
 	struct nlmsghdr *nlh;

@@ -36,6 +36,9 @@ int vdpa_client_vstats_get(struct vdpa_client *c, const char *name,
 int vdpa_client_dev_add(struct vdpa_client *c,
 			const struct vdpa_dev_new_args *args);
 int vdpa_client_dev_del(struct vdpa_client *c, const char *name);
+/* VDPA_CMD_DEV_ATTR_SET of the MAC (Linux 6.12, parents that allow it). */
+int vdpa_client_dev_set_mac(struct vdpa_client *c, const char *name,
+			    const uint8_t mac[MAC_LEN]);
 
 /* "<operation>: <strerror>[: <extack>]"; returns @err. */
 int vdpa_client_report(const struct vdpa_client *c, int err, const char *fmt,

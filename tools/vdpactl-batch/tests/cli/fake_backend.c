@@ -152,6 +152,17 @@ int vdpa_client_dev_add(struct vdpa_client *c,
 	return known(args->name) ? -EEXIST : 0;
 }
 
+int vdpa_client_dev_set_mac(struct vdpa_client *c, const char *name,
+			    const uint8_t mac[MAC_LEN])
+{
+	(void)c;
+	(void)mac;
+	if (!known(name))
+		return -ENODEV;
+	/* vdpa2's parent has no dev_set_attr op. */
+	return strcmp(name, "vdpa2") ? 0 : -EOPNOTSUPP;
+}
+
 int vdpa_client_dev_del(struct vdpa_client *c, const char *name)
 {
 	(void)c;

@@ -153,6 +153,26 @@ static const struct cli_case cases[] = {
 	{ CMD_OK, "dev set vdpa0 comp imm" },
 	{ CMD_FAIL, "dev set vdpa2 completion batch" }, /* not the module's */
 	{ CMD_FAIL, "dev set vdpa3 completion batch" }, /* EPERM */
+	/* iproute2's "dev set name DEV mac M"; the module's under its name */
+	{ CMD_OK, "dev set name vdpa0 mac 02:00:00:00:00:42" },
+	{ CMD_FAIL, "dev set name vdpa9 mac 02:00:00:00:00:42" },
+	{ CMD_FAIL,
+	  "dev set name vdpa2 mac 02:00:00:00:00:42" }, /* EOPNOTSUPP */
+	{ CMD_USAGE, "dev set name vdpa0" },
+	{ CMD_USAGE, "dev set name vdpa0 mac 02:00" },
+	{ CMD_USAGE, "dev set name vdpa0 mac 02:00:00:00:00:42 mtu 1500" },
+	{ CMD_OK, "dev batching vdpa0 completion batch batch_limit 8" },
+	{ CMD_OK, "dev batching vdpa0 completion immediate" },
+	{ CMD_OK, "dev batching vdpa0 batch_limit 0" },
+	{ CMD_OK, "dev batching vdpa0 completion batch batch-limit 8" },
+	{ CMD_OK, "dev b vdpa0 comp imm batch 4" },
+	{ CMD_USAGE, "dev batching vdpa0" },
+	{ CMD_USAGE, "dev batching vdpa0 completion sometimes" },
+	{ CMD_USAGE, "dev batching vdpa0 batch_limit 1 batch-limit 2" },
+	{ CMD_FAIL,
+	  "dev batching vdpa2 completion batch" }, /* not the module's */
+	{ CMD_OK, "dev batching help" },
+	{ CMD_OK, "dev c" }, /* config: the module's command is not "c..." */
 	{ CMD_OK, "dev state" },
 	{ CMD_OK, "dev state vdpa0" },
 	{ CMD_OK, "-j dev state vdpa0" },
@@ -186,6 +206,12 @@ static const struct cli_case cases[] = {
 	{ CMD_OK, "-j stats vdpa0" },
 	{ CMD_OK, "stats vdpa2 --reset" }, /* a note: not offered */
 	{ CMD_FAIL, "stats vdpa3 --reset" }, /* EPERM */
+	/* one option style: keywords, "--reset" kept as the old spelling */
+	{ CMD_OK, "stats vdpa0 reset" },
+	{ CMD_OK, "stats vdpa0 qidx 2 reset" },
+	{ CMD_OK, "stats vdpa0 res" },
+	{ CMD_FAIL, "stats vdpa3 reset" }, /* EPERM */
+	{ CMD_USAGE, "stats vdpa0 reset reset" },
 	{ CMD_USAGE, "stats vdpa0 --rest" },
 	/* load: skip-unchanged and trace */
 	{ CMD_OK, "load --count 30 --rounds 3 --dev vdpa0 --skip-unchanged" },
