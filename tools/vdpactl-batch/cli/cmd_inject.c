@@ -14,6 +14,11 @@
 
 /* The case does not apply to the device (a feature it lacks). */
 #define CMD_NOT_APPLICABLE 3
+/*
+ * The device did not do what the spec asks: a finding about the device,
+ * told apart from CMD_FAIL, the tool failing to run the case.
+ */
+#define CMD_DEVIATION 4
 
 static void inject_usage(void)
 {
@@ -30,9 +35,9 @@ static void inject_usage(void)
 		"Sets the device up like a load, injects, reports what the device\n"
 		"did and a verdict, then resets it and runs a normal load of 30\n"
 		"MAC_ADDR_SET (not with --no-recovery).\n"
-		"Exit status: 0 the device did what the case expects, 1 it did\n"
-		"not or the run failed, 2 wrong command line, 3 the case does not\n"
-		"apply to this device (a feature it lacks).\n");
+		"Exit status: 0 the device did what the case expects, 1 the run\n"
+		"failed, 2 wrong command line, 3 the case does not apply to this\n"
+		"device (a feature it lacks), 4 the device deviated from it.\n");
 }
 
 static int inject_list(struct vdpactl *ctx)
@@ -139,5 +144,5 @@ int cmd_inject(struct vdpactl *ctx, int argc, char **argv)
 	inject_print_result(&ctx->out, loc.name, c, &obs);
 	if (obs.skipped)
 		return CMD_NOT_APPLICABLE;
-	return obs.ok ? CMD_OK : CMD_FAIL;
+	return obs.ok ? CMD_OK : CMD_DEVIATION;
 }

@@ -213,6 +213,14 @@ static const struct cli_case cases[] = {
 	{ CMD_FAIL, "stats vdpa3 reset" }, /* EPERM */
 	{ CMD_USAGE, "stats vdpa0 reset reset" },
 	{ CMD_USAGE, "stats vdpa0 --rest" },
+	/* inject: a deviation (4) is not a failure to run the case (1) */
+	{ CMD_OK, "inject list" },
+	{ CMD_OK, "inject help" },
+	{ 3, "inject next-loop --dev vdpa0" }, /* does not apply */
+	{ 4, "inject next-loop --dev vdpa2" }, /* the device deviated */
+	{ CMD_FAIL, "inject next-loop --dev vdpa5" }, /* the run failed */
+	{ CMD_FAIL, "inject next-loop --dev vdpa9" },
+	{ CMD_USAGE, "inject no-such-case --dev vdpa0" },
 	/* load: skip-unchanged and trace */
 	{ CMD_OK, "load --count 30 --rounds 3 --dev vdpa0 --skip-unchanged" },
 	{ CMD_OK, "load --count 30 --rounds 3 --dev vdpa0 --skip --trace" },
