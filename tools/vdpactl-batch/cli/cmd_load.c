@@ -72,8 +72,22 @@ static int run_rounds(struct vdpactl *ctx, struct load_session *s,
 	if (err)
 		load_vstats_note(r->vstats_note, sizeof(r->vstats_note), err);
 	err = load_extras_begin(ctx, x, &a->cfg);
+	if (err)
+		return err;
 	for (round = 0; !err && round < a->cfg.rounds; round++)
 		err = run_one(s, x, &a->cfg, times);
+	if (err && round > 1) {
+		/* Keep what the good loads measured and say what failed. */
+		r->failed = true;
+		r->loads_done = round - 1;
+		snprintf(r->failure, sizeof(r->failure), "%s", log_last_line());
+		if (r->has_vstats) {
+			r->has_vstats = false;
+			snprintf(r->vstats_note, sizeof(r->vstats_note),
+				 "not read after the failed load");
+		}
+		return 0;
+	}
 	if (!err)
 		err = load_extras_end(ctx, x);
 	if (err)
@@ -197,6 +211,8 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 			report.counters = load_session_counters(session);
 			print_load_report(&ctx->out, &report);
 		}
+		if (report.failed)
+			err = -EIO;
 		load_session_close(session);
 	}
 	load_extras_free(&extras);

@@ -267,6 +267,14 @@ void print_load_report(struct output *o, const struct load_report *r)
 	if (r->info->note[0])
 		print_string(o, PRINT_ANY, "note", "\n  note: %s",
 			     r->info->note);
+	if (r->failed) {
+		open_json_object(o, "failed");
+		print_uint(o, PRINT_ANY, "after_loads",
+			   "\n  failed after %u loads", r->loads_done);
+		print_uint(o, PRINT_ANY, "of", " of %u", r->cfg->rounds);
+		print_string(o, PRINT_ANY, "error", ": %s", r->failure);
+		close_json_object(o);
+	}
 	print_handle_close(o);
 	print_section_close(o);
 }

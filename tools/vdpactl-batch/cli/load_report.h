@@ -26,6 +26,10 @@ struct load_report {
 	struct vdpa_vstats vstats_before;
 	struct vdpa_vstats vstats_after;
 	char vstats_note[LOAD_NOTE_LEN];
+	/* A load failed after others: the report covers those before it. */
+	bool failed;
+	unsigned int loads_done;
+	char failure[LOAD_NOTE_LEN];
 };
 
 void print_load_report(struct output *o, const struct load_report *r);

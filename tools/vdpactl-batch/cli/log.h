@@ -12,4 +12,7 @@
 /* Sends every diagnostic line to stderr. */
 void log_to_stderr(void);
 
+/* The last line sent, without the program's name ("" if none yet). */
+const char *log_last_line(void);
+
 #endif

@@ -3,7 +3,7 @@
  * Stand-ins for the device-facing layers (vdpa and vdpa_sim_batch
  * netlink clients, load engine) so that test_cli runs whole command lines
  * without a kernel. Devices: vdpa0 works and is a vdpa_sim_batch device
- * (MAC 02:00:00:00:00:01, VLANs 1-3 and 7), vdpa2 NACKs a command, vdpa5
+ * (MAC 02:00:00:00:00:01, VLANs 1-3 and 7), vdpa2 NACKs a command of its third load, vdpa5
  * is busy, vdpa3 has no statistics yet; any other name does not exist.
  * vdpa_sim_batch reports EPERM for changes to "vdpa3".
  */
@@ -347,8 +347,9 @@ int load_session_run_some(struct load_session *s, enum load_mode mode,
 			  uint64_t *elapsed_ns)
 {
 	(void)order;
-	if (!strcmp(s->name, "vdpa2")) {
-		pr_err("%s: load 1, command 1 (MAC_ADDR_SET): device acked ERR (1)",
+	/* After two good loads, so a late failure keeps their samples. */
+	if (!strcmp(s->name, "vdpa2") && s->counters.loads == 2) {
+		pr_err("%s: load 3, command 1 (MAC_ADDR_SET): device acked ERR (1)",
 		       s->name);
 		return -EIO;
 	}

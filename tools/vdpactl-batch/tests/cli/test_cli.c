@@ -5,6 +5,7 @@
  * status each must give, then checks of what some of them print.
  */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -424,6 +425,161 @@ static void load_reports_timings_and_counters(void **state)
 	free(out);
 }
 
+/* A load failing after others keeps their samples and says what failed. */
+static void late_failure_keeps_samples(void **state)
+{
+	char *out;
+
+	assert_int_equal(run_cli(*state,
+				 "-j load --count 30 --rounds 10 --dev vdpa2",
+				 &out),
+			 CMD_FAIL);
+	expect_contains(out, "\"total_commands\":60,");
+	expect_contains(out, "\"per_load_us\":{\"min\":120.000,");
+	expect_contains(out, "\"failed\":{\"after_loads\":2,\"of\":10,"
+			     "\"error\":\"vdpa2: load 3, command 1 "
+			     "(MAC_ADDR_SET): device acked ERR (1)\"}");
+	free(out);
+
+	assert_int_equal(run_cli(*state,
+				 "load --count 30 --rounds 10 --dev vdpa2",
+				 &out),
+			 CMD_FAIL);
+	expect_contains(out, "\n  failed after 2 loads of 10: vdpa2: load 3");
+	free(out);
+}
+
+#ifndef TOOL_SRC_DIR
+#error "TOOL_SRC_DIR must name the tool's source directory"
+#endif
+#define MAN_PAGE TOOL_SRC_DIR "/../../Documentation/vdpactl-batch.8.rst"
+
+/* The man page's OUTPUT section (caller frees). */
+static char *man_output_section(void)
+{
+	char *text, *start, *end;
+	long len;
+	FILE *f = fopen(MAN_PAGE, "r");
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)len + 1);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	start = strstr(text, "\nOUTPUT\n======\n");
+	assert_non_null(start);
+	end = strstr(start + 1, "\nEXIT STATUS\n");
+	assert_non_null(end);
+	*end = '\0';
+	memmove(text, start, strlen(start) + 1);
+	return text;
+}
+
+/*
+ * Objects whose keys are data, not names the man page can list: command
+ * names, vendor counters by name, and the state "dev state" documents.
+ */
+static bool keys_are_data(const char *key)
+{
+	static const char *const data[] = { "commands", "before", "after",
+					    "delta",	"state",  NULL };
+	unsigned int i;
+
+	for (i = 0; data[i]; i++)
+		if (!strcmp(key, data[i]))
+			return true;
+	return false;
+}
+
+/* A device name, as in {"load": {"vdpa0": ...}}: its value is checked. */
+static bool key_is_device(const char *key)
+{
+	return !strncmp(key, "vdpa", 4) && key[4] >= '0' && key[4] <= '9';
+}
+
+/*
+ * Each key of the JSON @json that is a name (not data) must be in @man
+ * as **key**; returns how many are not, printing them.
+ */
+static unsigned int undocumented_keys(const char *json, const char *man,
+				      bool quiet)
+{
+	int depth = 0, skip_depth = -1;
+	unsigned int missing = 0;
+	const char *p = json, *q;
+	char key[64], marked[80];
+
+	for (; *p; p++) {
+		if (*p == '{' || *p == '[')
+			depth++;
+		else if ((*p == '}' || *p == ']') && --depth == skip_depth)
+			skip_depth = -1; /* the data object ended */
+		if (*p != '"')
+			continue;
+		for (q = p + 1; *q && *q != '"'; q++)
+			if (*q == '\\' && q[1])
+				q++;
+		if (!*q)
+			break;
+		if (q[1] != ':') {
+			p = q;
+			continue;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)(q - p - 1), p + 1);
+		p = q;
+		if (skip_depth >= 0 && depth > skip_depth)
+			continue;
+		if (key_is_device(key))
+			continue;
+		if (keys_are_data(key)) {
+			if (q[2] == '{' || q[2] == '[')
+				skip_depth = depth;
+			continue;
+		}
+		snprintf(marked, sizeof(marked), "**%s**", key);
+		if (!strstr(man, marked)) {
+			if (!quiet)
+				print_error("OUTPUT lacks the key \"%s\"\n",
+					    key);
+			missing++;
+		}
+	}
+	return missing;
+}
+
+/* The man page's OUTPUT section names every key the tool prints. */
+static void man_page_lists_every_json_key(void **state)
+{
+	static const char *const cmdlines[] = {
+		"-j load --count 30 --rounds 3 --dev vdpa0 --skip-unchanged",
+		"-j load --count 30 --rounds 3 --dev vdpa0 --trace",
+		"-j load --count 30 --rounds 10 --dev vdpa2",
+		"-j compare --count 30 --rounds 10 --dev vdpa0",
+		"-j inject next-loop --dev vdpa0",
+		"-j inject next-loop --dev vdpa2",
+		"-j inject list",
+	};
+	char *man = man_output_section(), *out;
+	unsigned int i, missing = 0;
+
+	/* The check must be able to fail. */
+	assert_int_equal(undocumented_keys("{\"no_such_key\":1}", man, true),
+			 1);
+	assert_int_equal(
+		undocumented_keys("{\"delta\":{\"x y\":1}}", man, true), 0);
+	for (i = 0; i < sizeof(cmdlines) / sizeof(cmdlines[0]); i++) {
+		run_cli(*state, cmdlines[i], &out);
+		assert_true(out[0] == '{' || out[0] == '[');
+		missing += undocumented_keys(out, man, false);
+		free(out);
+	}
+	free(man);
+	assert_int_equal(missing, 0);
+}
+
 static void compare_table_csv_and_json(void **state)
 {
 	char *out;
@@ -594,6 +750,8 @@ int main(void)
 		cmocka_unit_test(bare_commands_print_usage),
 		cmocka_unit_test(ambiguous_prefixes_list_candidates),
 		cmocka_unit_test(load_reports_timings_and_counters),
+		cmocka_unit_test(late_failure_keeps_samples),
+		cmocka_unit_test(man_page_lists_every_json_key),
 		cmocka_unit_test(compare_table_csv_and_json),
 		cmocka_unit_test(iproute2_shaped_output),
 		cmocka_unit_test(module_state_and_stats),
