@@ -12,6 +12,7 @@
 
 #include "inject/inject_run.h"
 #include "lib/cvq_cmd.h"
+#include "lib/cvq_io.h"
 #include "lib/diag.h"
 #include "lib/util.h"
 #include "netlink/vdpa_client.h"

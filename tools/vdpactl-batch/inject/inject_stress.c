@@ -15,7 +15,7 @@
 
 #include "inject/inject_run.h"
 #include "lib/cvq_cmd.h"
-#include "lib/cvq_wait.h"
+#include "lib/cvq_io.h"
 #include "lib/diag.h"
 #include "lib/util.h"
 

@@ -519,33 +519,6 @@ int cvq_dev_restart(struct cvq_dev *d)
 	return err;
 }
 
-int cvq_dev_kick(struct cvq_dev *d)
-{
-	if (eventfd_write(d->kick_fd, 1) < 0)
-		return pr_errno(errno, "kick on %s", d->vhost.path);
-	return 0;
-}
-
-int cvq_dev_add_cmd(struct cvq_dev *d, size_t cmd_off, uint32_t cmd_len,
-		    unsigned int slot)
-{
-	const struct vq_buf bufs[2] = {
-		{ .addr = d->cmd_iova + cmd_off, .len = cmd_len },
-		{ .addr = d->ack_iova + slot,
-		  .len = 1,
-		  .device_writable = true },
-	};
-
-	return vq_add(&d->ring, bufs, ARRAY_SIZE(bufs), slot);
-}
-
-int cvq_dev_publish(struct cvq_dev *d, bool *kicked)
-{
-	vq_publish(&d->ring);
-	*kicked = vq_kick_needed(&d->ring);
-	return *kicked ? cvq_dev_kick(d) : 0;
-}
-
 bool cvq_dev_needs_reset(struct cvq_dev *d)
 {
 	uint8_t status;

@@ -83,24 +83,6 @@ int cvq_dev_restart(struct cvq_dev *d);
 int cvq_dev_unmap(struct cvq_dev *d);
 int cvq_dev_remap(struct cvq_dev *d);
 
-/* Notifies the device of new avail entries. */
-int cvq_dev_kick(struct cvq_dev *d);
-
-/*
- * Adds one control command, already encoded at @cmd_off in the command
- * buffer, with ack byte @slot of the ack buffer, as the next avail entry
- * (not yet published); @slot is also the token vq_pop() gives back.
- * -errno from vq_add(); prints nothing.
- */
-int cvq_dev_add_cmd(struct cvq_dev *d, size_t cmd_off, uint32_t cmd_len,
-		    unsigned int slot);
-
-/*
- * Publishes the added commands and kicks unless the device suppressed
- * notifications; *kicked says whether it did.
- */
-int cvq_dev_publish(struct cvq_dev *d, bool *kicked);
-
 /* For a diagnostic: has the device given up (DEVICE_NEEDS_RESET)? */
 bool cvq_dev_needs_reset(struct cvq_dev *d);
 

@@ -14,7 +14,7 @@
 
 #include "lib/compat.h"
 #include "lib/cvq_dev.h"
-#include "lib/cvq_wait.h"
+#include "lib/cvq_io.h"
 #include "lib/diag.h"
 #include "lib/util.h"
 #include "load/load.h"

@@ -1,19 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The one loop that waits for a device to return used entries, shared by
- * the load engine and the fault-injection runners. The caller's progress
+ * Commands in and out of a started device's control queue: the one way a
+ * command is added and published, and the one loop that waits for the
+ * device to return used entries, shared by the load engine and the
+ * fault-injection runners. The caller's progress
  * function says when it has what it waits for; the loop bounds the wait,
  * reads the device status on a slow poll so that DEVICE_NEEDS_RESET stops
  * it within a poll interval (plus a grace time) instead of after the full
  * timeout, and reads the clock only while it actually has to wait.
  */
-#ifndef VDPACTL_CVQ_WAIT_H
-#define VDPACTL_CVQ_WAIT_H
+#ifndef VDPACTL_CVQ_IO_H
+#define VDPACTL_CVQ_IO_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "lib/cvq_dev.h"
+
+/* Notifies the device of new avail entries. */
+int cvq_dev_kick(struct cvq_dev *d);
+
+/*
+ * Adds one control command, already encoded at @cmd_off in the command
+ * buffer, with ack byte @slot of the ack buffer, as the next avail entry
+ * (not yet published); @slot is also the token vq_pop() gives back.
+ * -errno from vq_add(); prints nothing.
+ */
+int cvq_dev_add_cmd(struct cvq_dev *d, size_t cmd_off, uint32_t cmd_len,
+		    unsigned int slot);
+
+/*
+ * Publishes the added commands and kicks unless the device suppressed
+ * notifications; *kicked says whether it did.
+ */
+int cvq_dev_publish(struct cvq_dev *d, bool *kicked);
 
 enum cvq_wait_how {
 	CVQ_WAIT_SPIN, /* busy-poll, the clock read every few thousand spins */

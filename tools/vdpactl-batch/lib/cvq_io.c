@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Waiting for used entries.
+ * Submitting control commands and waiting for them.
  */
 #include <errno.h>
 #include <poll.h>
@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "lib/compat.h"
-#include "lib/cvq_wait.h"
+#include "lib/cvq_io.h"
 #include "lib/diag.h"
 #include "lib/util.h"
 
@@ -158,6 +158,33 @@ int cvq_dev_wait(struct cvq_dev *d, const struct cvq_wait *w,
 		if (ret)
 			return ret;
 	}
+}
+
+int cvq_dev_kick(struct cvq_dev *d)
+{
+	if (eventfd_write(d->kick_fd, 1) < 0)
+		return pr_errno(errno, "kick on %s", d->vhost.path);
+	return 0;
+}
+
+int cvq_dev_add_cmd(struct cvq_dev *d, size_t cmd_off, uint32_t cmd_len,
+		    unsigned int slot)
+{
+	const struct vq_buf bufs[2] = {
+		{ .addr = d->cmd_iova + cmd_off, .len = cmd_len },
+		{ .addr = d->ack_iova + slot,
+		  .len = 1,
+		  .device_writable = true },
+	};
+
+	return vq_add(&d->ring, bufs, ARRAY_SIZE(bufs), slot);
+}
+
+int cvq_dev_publish(struct cvq_dev *d, bool *kicked)
+{
+	vq_publish(&d->ring);
+	*kicked = vq_kick_needed(&d->ring);
+	return *kicked ? cvq_dev_kick(d) : 0;
 }
 
 int cvq_dev_pop_ack(struct cvq_dev *d, uint32_t *token, uint32_t *len)
