@@ -352,17 +352,9 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 		return CMD_FAIL;
 	}
 	load_args_init(&c->args);
-	switch (parse_compare_args(&c->args, argc, argv)) {
-	case OPT_HELP:
-		compare_usage();
-		status = CMD_OK;
+	if (!cmd_opts_ok(parse_compare_args(&c->args, argc, argv),
+			 compare_usage, &status))
 		goto out;
-	case OPT_ERROR:
-		status = CMD_USAGE;
-		goto out;
-	case OPT_OK:
-		break;
-	}
 	if (c->args.csv && ctx->json) {
 		pr_err("compare: --csv and -j exclude each other");
 		status = CMD_USAGE;

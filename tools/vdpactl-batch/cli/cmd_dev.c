@@ -57,13 +57,13 @@ static int print_dev(const struct vdpa_dev_info *info, void *data)
 	print_string(o, PRINT_ANY, "type", "type %s",
 		     device_type_name(info->device_id));
 	print_string(o, PRINT_ANY, "mgmtdev", " mgmtdev %s", mgmtdev);
-	if (vdpa_has(info->present, VDPA_ATTR_DEV_VENDOR_ID))
+	if (nl_has(info->present, VDPA_ATTR_DEV_VENDOR_ID))
 		print_uint(o, PRINT_ANY, "vendor_id", " vendor_id %u",
 			   info->vendor_id);
-	if (vdpa_has(info->present, VDPA_ATTR_DEV_MAX_VQS))
+	if (nl_has(info->present, VDPA_ATTR_DEV_MAX_VQS))
 		print_uint(o, PRINT_ANY, "max_vqs", " max_vqs %u",
 			   info->max_vqs);
-	if (vdpa_has(info->present, VDPA_ATTR_DEV_MAX_VQ_SIZE))
+	if (nl_has(info->present, VDPA_ATTR_DEV_MAX_VQ_SIZE))
 		print_uint(o, PRINT_ANY, "max_vq_size", " max_vq_size %u",
 			   info->max_vq_size);
 	print_handle_close(&ctx->out);
@@ -101,23 +101,23 @@ static void print_net_config(struct output *o,
 {
 	char mac[MAC_STR_LEN];
 
-	if (vdpa_has(cfg->present, VDPA_ATTR_DEV_NET_CFG_MACADDR)) {
+	if (nl_has(cfg->present, VDPA_ATTR_DEV_NET_CFG_MACADDR)) {
 		format_mac(cfg->mac, mac);
 		print_string(o, PRINT_ANY, "mac", "mac %s ", mac);
 	}
-	if (vdpa_has(cfg->present, VDPA_ATTR_DEV_NET_STATUS)) {
+	if (nl_has(cfg->present, VDPA_ATTR_DEV_NET_STATUS)) {
 		print_string(o, PRINT_ANY, "link", "link %s ",
 			     cfg->status & VIRTIO_NET_S_LINK_UP ? "up" :
 								  "down");
 		print_bool(o, PRINT_ANY, "link_announce", "link_announce %s ",
 			   cfg->status & VIRTIO_NET_S_ANNOUNCE);
 	}
-	if (vdpa_has(cfg->present, VDPA_ATTR_DEV_NET_CFG_MAX_VQP))
+	if (nl_has(cfg->present, VDPA_ATTR_DEV_NET_CFG_MAX_VQP))
 		print_uint(o, PRINT_ANY, "max_vq_pairs", "max_vq_pairs %u ",
 			   cfg->max_vqp);
-	if (vdpa_has(cfg->present, VDPA_ATTR_DEV_NET_CFG_MTU))
+	if (nl_has(cfg->present, VDPA_ATTR_DEV_NET_CFG_MTU))
 		print_uint(o, PRINT_ANY, "mtu", "mtu %u ", cfg->mtu);
-	if (vdpa_has(cfg->present, VDPA_ATTR_DEV_NEGOTIATED_FEATURES))
+	if (nl_has(cfg->present, VDPA_ATTR_DEV_NEGOTIATED_FEATURES))
 		print_feature_line(o, "negotiated_features",
 				   cfg->negotiated_features);
 }
@@ -209,18 +209,12 @@ static int dev_add(struct vdpactl *ctx, int argc, char **argv)
 	char bus[VDPA_NAME_LEN], mgmtdev[VDPA_NAME_LEN];
 	struct vdpa_dev_new_args req;
 	struct vdpa_client *nl;
-	int err;
+	int err, status;
 
-	switch (opt_parse("dev add", opts, ARRAY_SIZE(opts), OPT_STYLE_KEYWORDS,
-			  argc, argv)) {
-	case OPT_HELP:
-		dev_usage();
-		return CMD_OK;
-	case OPT_ERROR:
-		return CMD_USAGE;
-	case OPT_OK:
-		break;
-	}
+	if (!cmd_opts_ok(opt_parse("dev add", opts, ARRAY_SIZE(opts),
+				   OPT_STYLE_KEYWORDS, argc, argv),
+			 dev_usage, &status))
+		return status;
 	if (vdpa_split_mgmtdev_handle(a.mgmtdev, bus, mgmtdev)) {
 		pr_err("dev add: \"%s\" is not a management device (BUS/NAME or NAME)",
 		       a.mgmtdev);
@@ -288,18 +282,12 @@ static int dev_set_attrs(struct vdpactl *ctx, int argc, char **argv)
 		  .required = true },
 	};
 	struct vdpa_client *nl;
-	int err;
+	int err, status;
 
-	switch (opt_parse("dev set", opts, ARRAY_SIZE(opts), OPT_STYLE_KEYWORDS,
-			  argc, argv)) {
-	case OPT_HELP:
-		dev_usage();
-		return CMD_OK;
-	case OPT_ERROR:
-		return CMD_USAGE;
-	case OPT_OK:
-		break;
-	}
+	if (!cmd_opts_ok(opt_parse("dev set", opts, ARRAY_SIZE(opts),
+				   OPT_STYLE_KEYWORDS, argc, argv),
+			 dev_usage, &status))
+		return status;
 	if (vdpactl_netlink(ctx, &nl))
 		return CMD_FAIL;
 	err = vdpa_client_dev_set_mac(nl, name, mac);

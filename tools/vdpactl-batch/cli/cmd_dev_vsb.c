@@ -74,23 +74,17 @@ int cmd_dev_batching(struct vdpactl *ctx, const char *what, int argc,
 	};
 	struct vdpa_client *vsb;
 	const char *dev;
-	int err;
+	int err, status;
 
 	if (argc == 0 || !strcmp(argv[0], "help")) {
 		dev_set_usage();
 		return argc ? CMD_OK : CMD_USAGE;
 	}
 	dev = argv[0];
-	switch (opt_parse(what, opts, ARRAY_SIZE(opts), OPT_STYLE_KEYWORDS,
-			  argc - 1, argv + 1)) {
-	case OPT_HELP:
-		dev_set_usage();
-		return CMD_OK;
-	case OPT_ERROR:
-		return CMD_USAGE;
-	case OPT_OK:
-		break;
-	}
+	if (!cmd_opts_ok(opt_parse(what, opts, ARRAY_SIZE(opts),
+				   OPT_STYLE_KEYWORDS, argc - 1, argv + 1),
+			 dev_set_usage, &status))
+		return status;
 	if (!has_completion && !has_limit) {
 		pr_err("%s %s: nothing to set (completion or batch_limit)",
 		       what, dev);

@@ -104,7 +104,7 @@ int cmd_inject(struct vdpactl *ctx, int argc, char **argv)
 	const struct inject_case *c;
 	struct vdpa_location loc;
 	struct inject_obs obs;
-	int ret;
+	int ret, status;
 
 	if (argc == 0) {
 		inject_usage();
@@ -124,16 +124,10 @@ int cmd_inject(struct vdpactl *ctx, int argc, char **argv)
 		       argv[0]);
 		return CMD_USAGE;
 	}
-	switch (opt_parse("inject", opts, ARRAY_SIZE(opts), OPT_STYLE_DASHES,
-			  argc - 1, argv + 1)) {
-	case OPT_HELP:
-		inject_usage();
-		return CMD_OK;
-	case OPT_ERROR:
-		return CMD_USAGE;
-	case OPT_OK:
-		break;
-	}
+	if (!cmd_opts_ok(opt_parse("inject", opts, ARRAY_SIZE(opts),
+				   OPT_STYLE_DASHES, argc - 1, argv + 1),
+			 inject_usage, &status))
+		return status;
 	ret = locate(ctx, o.devname, &loc);
 	if (ret)
 		return ret;

@@ -162,22 +162,16 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 	struct load_times times;
 	struct load_args a;
 	unsigned int n_targets;
-	int err;
+	int err, status;
 
 	load_args_init(&a);
 	if (argc == 0) {
 		load_usage();
 		return CMD_USAGE;
 	}
-	switch (parse_load_args(&a, &flags, argc, argv)) {
-	case OPT_HELP:
-		load_usage();
-		return CMD_OK;
-	case OPT_ERROR:
-		return CMD_USAGE;
-	case OPT_OK:
-		break;
-	}
+	if (!cmd_opts_ok(parse_load_args(&a, &flags, argc, argv), load_usage,
+			 &status))
+		return status;
 	if (load_resolve_targets(ctx, &a, targets, &n_targets))
 		return CMD_FAIL;
 	if (n_targets > 1) {

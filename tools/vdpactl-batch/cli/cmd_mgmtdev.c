@@ -51,12 +51,12 @@ static int print_mgmtdev(const struct vdpa_mgmtdev_info *info, void *data)
 	else
 		snprintf(handle, sizeof(handle), "%s", info->dev_name);
 	print_handle_open(o, handle);
-	if (vdpa_has(info->present, VDPA_ATTR_MGMTDEV_SUPPORTED_CLASSES))
+	if (nl_has(info->present, VDPA_ATTR_MGMTDEV_SUPPORTED_CLASSES))
 		print_classes(o, info->supported_classes);
-	if (vdpa_has(info->present, VDPA_ATTR_DEV_MGMTDEV_MAX_VQS))
+	if (nl_has(info->present, VDPA_ATTR_DEV_MGMTDEV_MAX_VQS))
 		print_uint(o, PRINT_ANY, "max_supported_vqs",
 			   "\n  max_supported_vqs %u", info->max_vqs);
-	if (vdpa_has(info->present, VDPA_ATTR_DEV_SUPPORTED_FEATURES)) {
+	if (nl_has(info->present, VDPA_ATTR_DEV_SUPPORTED_FEATURES)) {
 		print_text(o, "\n  dev_features");
 		print_net_features(o, "dev_features", info->supported_features);
 	}

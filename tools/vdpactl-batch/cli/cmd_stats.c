@@ -137,7 +137,7 @@ int cmd_stats(struct vdpactl *ctx, int argc, char **argv)
 	struct vdpa_vstats stats;
 	uint32_t index = 2;
 	const char *dev;
-	int vs_err;
+	int vs_err, status;
 
 	if (argc == 0) {
 		stats_usage();
@@ -151,16 +151,10 @@ int cmd_stats(struct vdpactl *ctx, int argc, char **argv)
 	}
 	argc--;
 	argv++;
-	switch (opt_parse("stats", opts, ARRAY_SIZE(opts), OPT_STYLE_KEYWORDS,
-			  argc, argv)) {
-	case OPT_HELP:
-		stats_usage();
-		return CMD_OK;
-	case OPT_ERROR:
-		return CMD_USAGE;
-	case OPT_OK:
-		break;
-	}
+	if (!cmd_opts_ok(opt_parse("stats", opts, ARRAY_SIZE(opts),
+				   OPT_STYLE_KEYWORDS, argc, argv),
+			 stats_usage, &status))
+		return status;
 	if (vdpactl_netlink(ctx, &nl))
 		return CMD_FAIL;
 	if (has_qidx)

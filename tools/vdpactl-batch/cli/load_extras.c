@@ -51,7 +51,7 @@ static int keep_config_mac(const struct vdpa_dev_config *cfg, void *data)
 {
 	struct ctrl_model *m = data;
 
-	if (vdpa_has(cfg->present, VDPA_ATTR_DEV_NET_CFG_MACADDR))
+	if (nl_has(cfg->present, VDPA_ATTR_DEV_NET_CFG_MACADDR))
 		ctrl_model_set_mac(m, cfg->mac);
 	return 0;
 }

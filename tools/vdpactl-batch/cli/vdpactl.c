@@ -75,6 +75,22 @@ int vdpactl_vsb(struct vdpactl *ctx, struct vdpa_client **client)
 	return 0;
 }
 
+bool cmd_opts_ok(enum opt_result result, void (*usage_fn)(void), int *status)
+{
+	switch (result) {
+	case OPT_OK:
+		return true;
+	case OPT_HELP:
+		usage_fn();
+		*status = CMD_OK;
+		return false;
+	case OPT_ERROR:
+		break;
+	}
+	*status = CMD_USAGE;
+	return false;
+}
+
 int cmd_show(struct vdpactl *ctx, int argc, char **argv,
 	     const struct show_cmd *show)
 {

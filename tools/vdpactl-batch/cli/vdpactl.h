@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+#include "cli/opt.h"
 #include "cli/output.h"
 #include "cli/sysfs_dev.h"
 #include "netlink/vdpa_client.h"
@@ -57,6 +58,13 @@ void vdpactl_fini(struct vdpactl *ctx);
 int cmd_dispatch(struct vdpactl *ctx, const char *level, const struct cmd *cmds,
 		 int argc, char **argv, void (*usage)(void),
 		 int (*fallback)(struct vdpactl *ctx, int argc, char **argv));
+
+/*
+ * What opt_parse()'s @result means for a command: true to go on;
+ * otherwise *status is its exit status (CMD_OK after @usage printed the
+ * help that was asked for, CMD_USAGE after an error already reported).
+ */
+bool cmd_opts_ok(enum opt_result result, void (*usage)(void), int *status);
 
 /* A "show [ NAME ]" command: one netlink GET or dump, printed as a section. */
 struct show_cmd {

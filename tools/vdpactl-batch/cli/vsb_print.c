@@ -14,10 +14,10 @@
 
 void print_vsb_settings(struct output *o, const struct vsb_dev_settings *dev)
 {
-	if (vsb_has(dev->present, VSB_A_COMPLETION))
+	if (nl_has(dev->present, VSB_A_COMPLETION))
 		print_string(o, PRINT_ANY, "completion", "completion %s ",
 			     vsb_completion_name(dev->completion));
-	if (vsb_has(dev->present, VSB_A_BATCH_LIMIT))
+	if (nl_has(dev->present, VSB_A_BATCH_LIMIT))
 		print_uint(o, PRINT_ANY, "batch_limit", "batch_limit %u ",
 			   dev->batch_limit);
 }
@@ -148,30 +148,30 @@ static void print_mac(struct output *o, const struct vsb_state *st,
 
 void print_vsb_state(struct output *o, const struct vsb_state *st)
 {
-	vsb_attr_set p = st->present;
+	nl_attr_set p = st->present;
 
-	if (vsb_has(p, VSB_A_STATUS))
+	if (nl_has(p, VSB_A_STATUS))
 		print_status(o, st->status);
-	if (vsb_has(p, VSB_A_MAC))
+	if (nl_has(p, VSB_A_MAC))
 		print_mac(o, st, "\n  mac %s");
-	if (vsb_has(p, VSB_A_RX_MODES)) {
+	if (nl_has(p, VSB_A_RX_MODES)) {
 		print_text(o, " rx_modes");
 		print_rx_modes(o, st->rx_modes, " ");
 		print_mac_list(o, "uni_macs", "uni_overflow", &st->uni);
 		print_mac_list(o, "multi_macs", "multi_overflow", &st->multi);
 	}
-	if (vsb_has(p, VSB_A_VLANS))
+	if (nl_has(p, VSB_A_VLANS))
 		print_vlans(o, st->vlans);
-	if (vsb_has(p, VSB_A_PAIRS))
+	if (nl_has(p, VSB_A_PAIRS))
 		print_uint(o, PRINT_ANY, "pairs", "\n  pairs %u", st->pairs);
-	if (vsb_has(p, VSB_A_MAX_PAIRS))
+	if (nl_has(p, VSB_A_MAX_PAIRS))
 		print_uint(o, PRINT_ANY, "max_pairs", " max_pairs %u",
 			   st->max_pairs);
-	if (vsb_has(p, VSB_A_OFFLOADS)) {
+	if (nl_has(p, VSB_A_OFFLOADS)) {
 		print_text(o, "\n  offloads");
 		print_net_features(o, "offloads", st->offloads);
 	}
-	if (vsb_has(p, VSB_A_FEATURES)) {
+	if (nl_has(p, VSB_A_FEATURES)) {
 		print_text(o, "\n  features");
 		print_net_features(o, "features", st->features);
 	}

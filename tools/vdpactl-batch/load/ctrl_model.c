@@ -24,29 +24,29 @@ void ctrl_model_set_mac(struct ctrl_model *m, const uint8_t mac[MAC_LEN])
 
 void ctrl_model_set_state(struct ctrl_model *m, const struct vsb_state *state)
 {
-	vsb_attr_set p = state->present;
+	nl_attr_set p = state->present;
 
-	if (vsb_has(p, VSB_A_MAC))
+	if (nl_has(p, VSB_A_MAC))
 		ctrl_model_set_mac(m, state->mac);
-	if (vsb_has(p, VSB_A_RX_MODES)) {
+	if (nl_has(p, VSB_A_RX_MODES)) {
 		m->rx_modes = state->rx_modes;
 		m->known_rx = true;
 	}
 	/* An empty table is sent as no entries, so the nests are optional. */
-	if (vsb_has(p, VSB_A_RX_MODES)) {
+	if (nl_has(p, VSB_A_RX_MODES)) {
 		m->uni = state->uni;
 		m->multi = state->multi;
 		m->known_tables = true;
 	}
-	if (vsb_has(p, VSB_A_VLANS)) {
+	if (nl_has(p, VSB_A_VLANS)) {
 		memcpy(m->vlans, state->vlans, VSB_VLAN_BYTES);
 		memset(m->vlan_known, 0xff, VSB_VLAN_BYTES);
 	}
-	if (vsb_has(p, VSB_A_PAIRS)) {
+	if (nl_has(p, VSB_A_PAIRS)) {
 		m->pairs = state->pairs;
 		m->known_pairs = true;
 	}
-	if (vsb_has(p, VSB_A_OFFLOADS)) {
+	if (nl_has(p, VSB_A_OFFLOADS)) {
 		m->offloads = state->offloads;
 		m->known_offloads = true;
 	}

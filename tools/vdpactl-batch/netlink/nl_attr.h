@@ -9,10 +9,19 @@
 #ifndef VDPACTL_NL_ATTR_H
 #define VDPACTL_NL_ATTR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <libmnl/libmnl.h>
+
+/* Which attributes a parsed message carried, by attribute type. */
+typedef uint64_t nl_attr_set;
+
+static inline bool nl_has(nl_attr_set present, int attr)
+{
+	return present & (1ULL << attr);
+}
 
 /* What a known attribute's payload must be. */
 enum nl_attr_kind {

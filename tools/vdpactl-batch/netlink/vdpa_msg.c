@@ -49,7 +49,7 @@ static const struct nl_attr_policy vdpa_policy = {
 /* Last-one-wins table of the known attributes of one message. */
 struct attr_table {
 	const struct nlattr *tb[VDPA_ATTR_KNOWN_MAX + 1];
-	vdpa_attr_set present;
+	nl_attr_set present;
 };
 
 static int parse_table(const struct nlmsghdr *nlh, struct attr_table *t,
@@ -224,8 +224,8 @@ int vdpa_msg_parse_vstats(const struct nlmsghdr *nlh, struct vdpa_vstats *stats,
 		*what = "vendor stat name without a value";
 		return -EBADMSG;
 	}
-	if (!vdpa_has(stats->present, VDPA_ATTR_DEV_NAME) ||
-	    !vdpa_has(stats->present, VDPA_ATTR_DEV_ID)) {
+	if (!nl_has(stats->present, VDPA_ATTR_DEV_NAME) ||
+	    !nl_has(stats->present, VDPA_ATTR_DEV_ID)) {
 		*what = "mandatory attribute missing";
 		return -EBADMSG;
 	}

@@ -16,21 +16,14 @@
 
 #include "lib/compat.h"
 #include "lib/strparse.h"
+#include "netlink/nl_attr.h"
 
 #define VDPA_NAME_LEN 64
 #define VDPA_VSTATS_MAX 32
 #define VDPA_VSTAT_NAME_LEN 64
 
-/* Which attributes a parsed message carried, by VDPA_ATTR_* number. */
-typedef uint64_t vdpa_attr_set;
-
-static inline bool vdpa_has(vdpa_attr_set present, int attr)
-{
-	return present & (1ULL << attr);
-}
-
 struct vdpa_mgmtdev_info {
-	vdpa_attr_set present;
+	nl_attr_set present;
 	char bus_name[VDPA_NAME_LEN];
 	char dev_name[VDPA_NAME_LEN];
 	uint64_t supported_classes;
@@ -39,7 +32,7 @@ struct vdpa_mgmtdev_info {
 };
 
 struct vdpa_dev_info {
-	vdpa_attr_set present;
+	nl_attr_set present;
 	char name[VDPA_NAME_LEN];
 	uint32_t device_id;
 	uint32_t vendor_id;
@@ -51,7 +44,7 @@ struct vdpa_dev_info {
 };
 
 struct vdpa_dev_config {
-	vdpa_attr_set present;
+	nl_attr_set present;
 	char name[VDPA_NAME_LEN];
 	uint32_t device_id;
 	uint8_t mac[MAC_LEN];
@@ -68,7 +61,7 @@ struct vdpa_vstat {
 };
 
 struct vdpa_vstats {
-	vdpa_attr_set present;
+	nl_attr_set present;
 	char dev_name[VDPA_NAME_LEN];
 	uint32_t device_id;
 	uint16_t max_vqp;

@@ -44,7 +44,7 @@ static const struct nl_attr_policy vsb_policy = {
 /* Last-one-wins table of the known top-level attributes. */
 struct vsb_table {
 	const struct nlattr *tb[VSB_A_MAX + 1];
-	vsb_attr_set present;
+	nl_attr_set present;
 };
 
 static int parse_table(const struct nlmsghdr *nlh, struct vsb_table *t,

@@ -25,17 +25,9 @@
 #define VSB_VLAN_BYTES 512
 #define VSB_VLAN_IDS (VSB_VLAN_BYTES * 8)
 
-/* Which VSB_A_* attributes a parsed message carried. */
-typedef uint64_t vsb_attr_set;
-
-static inline bool vsb_has(vsb_attr_set present, int attr)
-{
-	return present & (1ULL << attr);
-}
-
 /* DEV_GET */
 struct vsb_dev_settings {
-	vsb_attr_set present;
+	nl_attr_set present;
 	char name[VDPA_NAME_LEN];
 	uint8_t completion; /* enum vsb_genl_completion */
 	uint32_t batch_limit;
@@ -50,7 +42,7 @@ enum vsb_hist_id {
 };
 
 struct vsb_stats {
-	vsb_attr_set present;
+	nl_attr_set present;
 	char name[VDPA_NAME_LEN];
 	uint64_t stat_present; /* bit per VSB_STAT_* */
 	uint64_t stat[VSB_STAT_MAX + 1];
@@ -66,7 +58,7 @@ struct vsb_mac_list {
 
 /* STATE_GET */
 struct vsb_state {
-	vsb_attr_set present;
+	nl_attr_set present;
 	char name[VDPA_NAME_LEN];
 	uint8_t status;
 	uint64_t features;

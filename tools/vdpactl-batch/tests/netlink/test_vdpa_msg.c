@@ -14,29 +14,18 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
+#include "tests/netlink/genl_build.h"
 #include "netlink/nl_gen.h"
 #include "netlink/vdpa_msg.h"
 
 #define FAKE_FAMILY 0x20
 
 /* Room for the largest message a test builds. */
-static union {
-	char bytes[8192];
-	struct nlmsghdr align;
-} buf;
+static union genl_buf buf;
 
 static struct nlmsghdr *start(uint8_t cmd)
 {
-	struct genlmsghdr *genl;
-	struct nlmsghdr *nlh;
-
-	memset(buf.bytes, 0, sizeof(buf.bytes));
-	nlh = mnl_nlmsg_put_header(buf.bytes);
-	nlh->nlmsg_type = FAKE_FAMILY;
-	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
-	genl->cmd = cmd;
-	genl->version = VDPA_GENL_VERSION;
-	return nlh;
+	return genl_build_start(&buf, FAKE_FAMILY, cmd, VDPA_GENL_VERSION);
 }
 
 static void put_dev_basics(struct nlmsghdr *nlh)
@@ -64,8 +53,8 @@ static void dev_reply(void **state)
 	assert_int_equal(info.device_id, VIRTIO_ID_NET);
 	assert_int_equal(info.max_vqs, 3);
 	assert_int_equal(info.max_vq_size, 256);
-	assert_true(vdpa_has(info.present, VDPA_ATTR_DEV_VENDOR_ID));
-	assert_false(vdpa_has(info.present, VDPA_ATTR_DEV_MIN_VQ_SIZE));
+	assert_true(nl_has(info.present, VDPA_ATTR_DEV_VENDOR_ID));
+	assert_false(nl_has(info.present, VDPA_ATTR_DEV_MIN_VQ_SIZE));
 }
 
 static void unknown_attributes_are_skipped(void **state)
@@ -174,7 +163,7 @@ static void config_reply(void **state)
 	assert_int_equal(cfg.status, VIRTIO_NET_S_LINK_UP);
 	assert_int_equal(cfg.mtu, 1500);
 	assert_int_equal(cfg.negotiated_features, 1ULL << 17);
-	assert_false(vdpa_has(cfg.present, VDPA_ATTR_DEV_NET_CFG_MAX_VQP));
+	assert_false(nl_has(cfg.present, VDPA_ATTR_DEV_NET_CFG_MAX_VQP));
 
 	/* A 5-byte MAC is malformed. */
 	nlh = start(VDPA_CMD_DEV_CONFIG_GET);

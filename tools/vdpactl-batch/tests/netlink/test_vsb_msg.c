@@ -15,26 +15,18 @@
 #include <linux/netlink.h>
 
 #include "cli/vsb_print.h"
+#include "tests/netlink/genl_build.h"
 #include "netlink/vsb_msg.h"
 
 #define FAKE_FAMILY 0x21
 
-static union {
-	char bytes[8192];
-	struct nlmsghdr align;
-} buf;
+static union genl_buf buf;
 
 static struct nlmsghdr *start(uint8_t cmd, const char *name)
 {
-	struct genlmsghdr *genl;
-	struct nlmsghdr *nlh;
+	struct nlmsghdr *nlh =
+		genl_build_start(&buf, FAKE_FAMILY, cmd, VSB_GENL_VERSION);
 
-	memset(buf.bytes, 0, sizeof(buf.bytes));
-	nlh = mnl_nlmsg_put_header(buf.bytes);
-	nlh->nlmsg_type = FAKE_FAMILY;
-	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
-	genl->cmd = cmd;
-	genl->version = VSB_GENL_VERSION;
 	if (name)
 		mnl_attr_put_strz(nlh, VSB_A_DEV_NAME, name);
 	return nlh;
@@ -54,7 +46,7 @@ static void dev_reply(void **state)
 	assert_string_equal(dev.name, "b0");
 	assert_int_equal(dev.completion, VSB_COMPLETION_MODE_IMMEDIATE);
 	assert_int_equal(dev.batch_limit, 16);
-	assert_true(vsb_has(dev.present, VSB_A_BATCH_LIMIT));
+	assert_true(nl_has(dev.present, VSB_A_BATCH_LIMIT));
 	assert_string_equal(vsb_completion_name(dev.completion), "immediate");
 }
 
@@ -259,8 +251,8 @@ static void dev_set_request(void **state)
 	/* The request parses as the reply it mirrors. */
 	assert_int_equal(vsb_msg_parse_dev(nlh, &dev, &what), 0);
 	assert_string_equal(dev.name, "b1");
-	assert_true(vsb_has(dev.present, VSB_A_COMPLETION));
-	assert_false(vsb_has(dev.present, VSB_A_BATCH_LIMIT));
+	assert_true(nl_has(dev.present, VSB_A_COMPLETION));
+	assert_false(nl_has(dev.present, VSB_A_BATCH_LIMIT));
 	assert_int_equal(dev.completion, VSB_COMPLETION_MODE_BATCH);
 }
 
