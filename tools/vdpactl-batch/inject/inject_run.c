@@ -400,8 +400,7 @@ static int run_vring_base(struct inject_session *s)
 	if (err)
 		return err;
 	s->used_base = INJECT_BASE_AVAIL_IDX;
-	s->dev.ring_avail->idx = htole16(s->used_base);
-	s->dev.ring_used->idx = htole16(s->used_base);
+	cvq_dev_ring_base(&s->dev, s->used_base);
 	err = cvq_dev_driver_ok(&s->dev);
 	return err ? err : inject_run_chains(s);
 }

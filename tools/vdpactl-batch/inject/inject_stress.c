@@ -221,8 +221,7 @@ static int round_close(struct inject_session *s)
 	if (err)
 		return err;
 	/* The release path, not SET_STATUS 0, must stop the device. */
-	close(s->dev.vhost.fd);
-	s->dev.vhost.fd = -1;
+	vhost_vdpa_close(&s->dev.vhost);
 	inject_close(s);
 	err = inject_open(s, STRESS_RING_NUM, STRESS_CMD_BYTES, STRESS_BATCH,
 			  true);

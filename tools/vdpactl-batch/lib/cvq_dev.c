@@ -146,6 +146,11 @@ static int negotiate_features(struct cvq_dev *d, uint64_t wanted)
 	err = VHOST_IOCTL(&d->vhost, VHOST_GET_FEATURES, &d->device_features);
 	if (err)
 		return err;
+	/* vhost-vdpa drives modern devices only, as QEMU checks too. */
+	if (!(d->device_features & BIT_ULL(VIRTIO_F_VERSION_1))) {
+		pr_err("%s: device does not offer VERSION_1", d->vhost.path);
+		return -ENOTSUP;
+	}
 	if (!(d->device_features & BIT_ULL(VIRTIO_NET_F_CTRL_VQ))) {
 		pr_err("%s: device does not offer CTRL_VQ", d->vhost.path);
 		return -ENOTSUP;
@@ -239,26 +244,51 @@ static int choose_ring_size(struct cvq_dev *d, unsigned int requested)
 	return 0;
 }
 
+/*
+ * *queue: the first data queue (below the CVQ's index) in virtqueue group
+ * @group, or -1. The CVQ can have an address space of its own only if no
+ * data queue shares its group; QEMU checks every data queue, since a
+ * device may group its queue pairs differently.
+ */
+static int find_queue_in_group(struct cvq_dev *d, uint32_t group, int *queue)
+{
+	struct vhost_vring_state vq_group;
+	unsigned int i;
+	int err;
+
+	*queue = -1;
+	for (i = 0; i < d->cvq_index; i++) {
+		vq_group = (struct vhost_vring_state){ .index = i };
+		err = VHOST_IOCTL(&d->vhost, VHOST_VDPA_GET_VRING_GROUP,
+				  &vq_group);
+		if (err)
+			return err;
+		if (vq_group.num == group) {
+			*queue = (int)i;
+			break;
+		}
+	}
+	return 0;
+}
+
 /* Gives the CVQ's virtqueue group address space 1, as QEMU's SVQ does. */
 static int isolate_cvq_group(struct cvq_dev *d)
 {
 	struct vhost_vring_state cvq_group = { .index = d->cvq_index };
-	struct vhost_vring_state data_group = { .index = 0 };
 	struct vhost_vring_state group_asid;
 	unsigned int nas;
-	int err;
+	int err, shared;
 
 	err = VHOST_IOCTL(&d->vhost, VHOST_VDPA_GET_VRING_GROUP, &cvq_group);
 	if (!err)
-		err = VHOST_IOCTL(&d->vhost, VHOST_VDPA_GET_VRING_GROUP,
-				  &data_group);
-	if (!err)
 		err = VHOST_IOCTL(&d->vhost, VHOST_VDPA_GET_AS_NUM, &nas);
+	if (!err)
+		err = find_queue_in_group(d, cvq_group.num, &shared);
 	if (err)
 		return err;
-	if (cvq_group.num == data_group.num) {
-		pr_err("%s: the CVQ shares virtqueue group %u with the data queues; it cannot have its own address space",
-		       d->vhost.path, cvq_group.num);
+	if (shared >= 0) {
+		pr_err("%s: the CVQ shares virtqueue group %u with data queue %d; it cannot have its own address space",
+		       d->vhost.path, cvq_group.num, shared);
 		return -ENOTSUP;
 	}
 	if (nas < 2) {
@@ -517,6 +547,14 @@ int cvq_dev_restart(struct cvq_dev *d)
 	if (!err)
 		err = cvq_dev_driver_ok(d);
 	return err;
+}
+
+void cvq_dev_ring_base(struct cvq_dev *d, uint16_t idx)
+{
+	d->ring_avail->idx = htole16(idx);
+	d->ring_used->idx = htole16(idx);
+	d->ring.avail_idx = d->ring.published_idx = idx;
+	d->ring.last_used_idx = idx;
 }
 
 bool cvq_dev_needs_reset(struct cvq_dev *d)

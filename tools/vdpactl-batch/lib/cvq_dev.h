@@ -83,6 +83,13 @@ int cvq_dev_restart(struct cvq_dev *d);
 int cvq_dev_unmap(struct cvq_dev *d);
 int cvq_dev_remap(struct cvq_dev *d);
 
+/*
+ * Before DRIVER_OK, after VHOST_SET_VRING_BASE to @idx: starts the ring's
+ * avail and used indices (in memory and in the driver's bookkeeping) at
+ * @idx instead of 0.
+ */
+void cvq_dev_ring_base(struct cvq_dev *d, uint16_t idx);
+
 /* For a diagnostic: has the device given up (DEVICE_NEEDS_RESET)? */
 bool cvq_dev_needs_reset(struct cvq_dev *d);
 
