@@ -58,6 +58,10 @@ struct compare {
 	unsigned int n_targets;
 	struct compare_run runs[LOAD_DEVS_MAX * MODES];
 	unsigned int n_runs;
+	unsigned int rounds_done; /* the timings cover these rounds */
+	/* A load failed after whole rounds: their results are kept. */
+	bool failed;
+	char failure[LOAD_NOTE_LEN];
 };
 
 static int open_all(struct vdpactl *ctx, struct compare *c)
@@ -159,6 +163,7 @@ static int run_all(struct vdpactl *ctx, struct compare *c)
 					return err;
 			}
 		}
+		c->rounds_done = round + 1;
 	}
 	return 0;
 }
@@ -171,7 +176,7 @@ static int summarize_all(struct compare *c)
 	for (i = 0; i < c->n_runs; i++) {
 		struct compare_run *run = &c->runs[i];
 
-		err = time_summary_compute(run->times, c->args.cfg.rounds,
+		err = time_summary_compute(run->times, c->rounds_done,
 					   &run->per_load_ns);
 		if (err)
 			return pr_errno(err, "compare: statistics");
@@ -301,6 +306,14 @@ static void print_table(struct output *o, const struct compare *c)
 		print_run(o, c, &c->runs[i]);
 	close_json_array(o);
 	print_counters_text(o, c);
+	if (c->failed) {
+		open_json_object(o, "failed");
+		print_uint(o, PRINT_ANY, "after_rounds",
+			   "failed after %u rounds", c->rounds_done);
+		print_uint(o, PRINT_ANY, "of", " of %u", cfg->rounds);
+		print_string(o, PRINT_ANY, "error", ": %s\n", c->failure);
+		close_json_object(o);
+	}
 	for (i = 0; i < c->n_runs; i += MODES)
 		if (c->runs[i].info->note[0])
 			print_text(o, "note %s: %s\n",
@@ -361,13 +374,22 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (load_resolve_targets(ctx, &c->args, c->targets, &c->n_targets) ||
-	    open_all(ctx, c) || run_all(ctx, c) || summarize_all(c))
+	    open_all(ctx, c))
+		goto out;
+	if (run_all(ctx, c)) {
+		/* Keep the whole rounds before the failure, if any. */
+		if (!c->rounds_done)
+			goto out;
+		c->failed = true;
+		snprintf(c->failure, sizeof(c->failure), "%s", log_last_line());
+	}
+	if (summarize_all(c))
 		goto out;
 	if (c->args.csv)
 		print_csv(ctx->out.f, c);
 	else
 		print_table(&ctx->out, c);
-	status = CMD_OK;
+	status = c->failed ? CMD_FAIL : CMD_OK;
 out:
 	release(c);
 	return status;

@@ -447,6 +447,16 @@ static void late_failure_keeps_samples(void **state)
 			 CMD_FAIL);
 	expect_contains(out, "\n  failed after 2 loads of 10: vdpa2: load 3");
 	free(out);
+
+	/* compare: vdpa2's third load is the serial one of round 2. */
+	assert_int_equal(
+		run_cli(*state, "-j compare --count 30 --rounds 10 --dev vdpa2",
+			&out),
+		CMD_FAIL);
+	expect_contains(out, "\"mode\":\"serial\",\"total_us\":120.000");
+	expect_contains(out, "\"failed\":{\"after_rounds\":1,\"of\":10,"
+			     "\"error\":\"vdpa2: load 3, command 1");
+	free(out);
 }
 
 #ifndef TOOL_SRC_DIR
@@ -558,6 +568,7 @@ static void man_page_lists_every_json_key(void **state)
 		"-j load --count 30 --rounds 3 --dev vdpa0 --trace",
 		"-j load --count 30 --rounds 10 --dev vdpa2",
 		"-j compare --count 30 --rounds 10 --dev vdpa0",
+		"-j compare --count 30 --rounds 10 --dev vdpa2",
 		"-j inject next-loop --dev vdpa0",
 		"-j inject next-loop --dev vdpa2",
 		"-j inject list",
