@@ -104,8 +104,8 @@ add_devices() {
 	tb_dev_add stock0 vdpasim_net vhost_vdpa
 	tb_dev_add imm0 vdpasim_batch vhost_vdpa
 	tb_dev_add batch0 vdpasim_batch vhost_vdpa
-	vdpactl-batch dev set imm0 completion immediate
-	vdpactl-batch dev set batch0 completion batch
+	vdpactl-batch dev batching imm0 completion immediate
+	vdpactl-batch dev batching batch0 completion batch
 }
 
 # completion_of DEV: the completion mode the module reports for DEV.

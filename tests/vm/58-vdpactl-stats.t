@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# "dev set" switches a vdpa_sim_batch device's completion mode between
-# loads, and the module's counters and histograms (read with "stats -j")
-# show it: immediate mode notifies once per command, batch mode with one
+# "dev batching" (once "dev set") switches a vdpa_sim_batch device's
+# completion mode between loads, and the module's counters and histograms
+# (read with "stats -j") show it: immediate mode notifies once per command, batch mode with one
 # kick per load publishes one batch and notifies at most once. Histogram
 # totals match the counters; "stats --reset" zeroes them.
 . tests/lib/tap.sh
@@ -27,7 +27,7 @@ load() {
 totals='[.histograms[] | .counts | add]'
 counters='.counters | [.commands, .batches, .notifications]'
 
-tap_plan 16
+tap_plan 20
 tb_load_batch
 tb_dev_add b0 vdpasim_batch vhost_vdpa
 
@@ -60,4 +60,14 @@ tap_is "$(stat ".counters.notifications <= $ROUNDS")" true \
 tap_is "$(stat "$totals")" "[$ROUNDS,$((N * ROUNDS)),$((N * ROUNDS))]" \
 	"batch: histogram totals are batches, commands, commands"
 tap_diag "$(jq -c '.module.b0.counters' "$STATS")"
+
+# The spellings of today: "dev batching", keyword "reset" (the old ones
+# above stay accepted).
+tap_ok "dev batching immediate" vdpactl-batch dev batching b0 \
+	completion immediate batch_limit 4
+tap_is "$(vdpactl-batch -j dev state b0 |
+	jq -c '.state.b0 | [.completion, .batch_limit]')" '["immediate",4]' \
+	"dev state shows it"
+tap_ok "stats reset" vdpactl-batch stats b0 reset
+tap_is "$(stat "$counters")" "[0,0,0]" "reset zeroes the counters"
 tap_done

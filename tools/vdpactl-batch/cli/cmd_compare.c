@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * "compare": the same load, serial and parallel, on several devices in one
+ * process, interleaved round by round so that drift of the machine hits
+ * every device and mode alike.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli/load_cli.h"
+#include "cli/load_report.h"
+#include "cli/log.h"
+#include "cli/vdpactl.h"
+#include "load/timestats.h"
+
+#define MODES 2
+
+static void compare_usage(void)
+{
+	fprintf(stderr,
+		"Usage: " PROG_NAME
+		" compare --count N [ --rounds R ] [ --dev NAME ]... [ --csv ]\n" LOAD_COMMON_SYNOPSIS
+		"       " PROG_NAME " compare help\n" LOAD_LIMITS
+		"NAME: up to 16 devices bound to vhost_vdpa (default: all of them;\n"
+		"past 16, the first 16 in natural order, with a warning).\n"
+		"Each device runs serial and parallel loads, alternating with the\n"
+		"others round by round. SPEEDUP is the first device's serial median\n"
+		"load time over this one's.\n");
+}
+
+struct compare_run {
+	const struct load_target *target;
+	const struct load_info *info;
+	enum load_mode mode;
+	uint64_t *times;
+	/* What this device's loads in this mode did, as "load" reports it. */
+	struct load_counters counters;
+	struct vdpa_vstats vstats_delta;
+	struct time_summary per_load_ns;
+	struct time_summary per_command_ns;
+	double speedup;
+};
+
+/* The vendor counters of one device, read around each of its loads. */
+struct compare_vstats {
+	bool has;
+	struct vdpa_vstats last;
+	char note[LOAD_NOTE_LEN];
+};
+
+struct compare {
+	struct load_args args;
+	struct load_target targets[LOAD_DEVS_MAX];
+	struct load_session *sessions[LOAD_DEVS_MAX];
+	struct compare_vstats vstats[LOAD_DEVS_MAX];
+	unsigned int n_targets;
+	struct compare_run runs[LOAD_DEVS_MAX * MODES];
+	unsigned int n_runs;
+	unsigned int rounds_done; /* the timings cover these rounds */
+	/* A load failed after whole rounds: their results are kept. */
+	bool failed;
+	char failure[LOAD_NOTE_LEN];
+};
+
+static int open_all(struct vdpactl *ctx, struct compare *c)
+{
+	const struct load_config *cfg = &c->args.cfg;
+	unsigned int t, m;
+	int err;
+
+	for (t = 0; t < c->n_targets; t++) {
+		err = load_session_open(&c->sessions[t], c->targets[t].loc.name,
+					c->targets[t].loc.chardev, cfg,
+					ctx->verbose);
+		if (err)
+			return err;
+		for (m = 0; m < MODES; m++) {
+			struct compare_run *run = &c->runs[c->n_runs++];
+
+			run->target = &c->targets[t];
+			run->info = load_session_info(c->sessions[t]);
+			run->mode = m == 0 ? LOAD_MODE_SERIAL :
+					     LOAD_MODE_PARALLEL;
+			run->times = calloc(cfg->rounds, sizeof(*run->times));
+			if (!run->times)
+				return pr_errno(ENOMEM, "compare: timings");
+		}
+	}
+	return 0;
+}
+
+static void read_vstats(struct vdpactl *ctx, struct compare *c, unsigned int t,
+			struct compare_run *run)
+{
+	struct compare_vstats *v = &c->vstats[t];
+	struct vdpa_vstats now;
+	int err;
+
+	if (run && !v->has)
+		return;
+	err = load_read_vstats(ctx, c->targets[t].loc.name,
+			       load_session_info(c->sessions[t])->cvq_index,
+			       &now);
+	v->has = !err;
+	if (err) {
+		load_vstats_note(v->note, sizeof(v->note), err);
+		return;
+	}
+	if (run)
+		vstats_add_delta(&run->vstats_delta, &v->last, &now);
+	v->last = now;
+}
+
+static void add_counters(struct load_counters *sum,
+			 const struct load_counters *before,
+			 const struct load_counters *after)
+{
+	sum->loads += after->loads - before->loads;
+	sum->commands += after->commands - before->commands;
+	sum->batches += after->batches - before->batches;
+	sum->kicks += after->kicks - before->kicks;
+	sum->sleeps += after->sleeps - before->sleeps;
+}
+
+/*
+ * One load through the engine "load" uses, its counters and the device's
+ * vendor counters attributed to its device and mode.
+ */
+static int run_one(struct vdpactl *ctx, struct compare *c, unsigned int t,
+		   struct compare_run *run, unsigned int round)
+{
+	struct load_counters before = *load_session_counters(c->sessions[t]);
+	int err;
+
+	err = load_session_run(c->sessions[t], run->mode, &run->times[round]);
+	if (err)
+		return err;
+	add_counters(&run->counters, &before,
+		     load_session_counters(c->sessions[t]));
+	read_vstats(ctx, c, t, run);
+	return 0;
+}
+
+/* Each round visits every device and mode; the mode order flips. */
+static int run_all(struct vdpactl *ctx, struct compare *c)
+{
+	unsigned int round, t, step, m;
+	int err;
+
+	for (t = 0; t < c->n_targets; t++)
+		read_vstats(ctx, c, t, NULL);
+	for (round = 0; round < c->args.cfg.rounds; round++) {
+		for (t = 0; t < c->n_targets; t++) {
+			for (step = 0; step < MODES; step++) {
+				struct compare_run *run;
+
+				m = round % 2 ? MODES - 1 - step : step;
+				run = &c->runs[t * MODES + m];
+				err = run_one(ctx, c, t, run, round);
+				if (err)
+					return err;
+			}
+		}
+		c->rounds_done = round + 1;
+	}
+	return 0;
+}
+
+static int summarize_all(struct compare *c)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < c->n_runs; i++) {
+		struct compare_run *run = &c->runs[i];
+
+		err = time_summary_compute(run->times, c->rounds_done,
+					   &run->per_load_ns);
+		if (err)
+			return pr_errno(err, "compare: statistics");
+		time_summary_scale(&run->per_load_ns, c->args.cfg.count,
+				   &run->per_command_ns);
+		/*
+		 * Medians, not totals: a busy-polling guest now and then
+		 * loses a whole scheduler tick, which swamps a total.
+		 */
+		run->speedup =
+			c->runs[0].per_load_ns.median / run->per_load_ns.median;
+	}
+	return 0;
+}
+
+static void print_csv(FILE *f, const struct compare *c)
+{
+	const struct load_config *cfg = &c->args.cfg;
+	unsigned int i;
+
+	fprintf(f, "device,mgmtdev,mode,kick,wait,profile,count,rounds,"
+		   "total_us,us_per_command,median_us_per_command,"
+		   "p99_us_per_command,speedup\n");
+	for (i = 0; i < c->n_runs; i++) {
+		const struct compare_run *run = &c->runs[i];
+
+		fprintf(f, "%s,%s,%s,%s,%s,%s,%u,%u,%.3f,%.3f,%.3f,%.3f,%.3f\n",
+			run->target->loc.name, run->target->mgmtdev,
+			load_mode_names[run->mode], load_kick_names[cfg->kick],
+			load_wait_names[cfg->wait],
+			load_profile_names[cfg->profile], cfg->count,
+			cfg->rounds, run->per_load_ns.total / 1e3,
+			run->per_command_ns.mean / 1e3,
+			run->per_command_ns.median / 1e3,
+			run->per_command_ns.p99 / 1e3, run->speedup);
+	}
+}
+
+static void print_run_counters(struct output *o, const struct compare_run *run,
+			       const struct compare_vstats *v)
+{
+	const struct load_counters *n = &run->counters;
+
+	print_u64(o, PRINT_JSON, "total_commands", NULL, n->commands);
+	print_u64(o, PRINT_JSON, "batches", NULL, n->batches);
+	print_u64(o, PRINT_JSON, "kicks", NULL, n->kicks);
+	print_u64(o, PRINT_JSON, "sleeps", NULL, n->sleeps);
+	if (!v->has) {
+		print_string(o, PRINT_JSON, "vstats_note", NULL, v->note);
+		return;
+	}
+	open_json_object(o, "vstats");
+	print_uint(o, PRINT_JSON, "queue_index", NULL,
+		   run->vstats_delta.queue_index);
+	print_vstat_set(o, "delta", &run->vstats_delta);
+	close_json_object(o);
+}
+
+/* Text: the counters of each row on a line of their own, after the table. */
+static void print_counters_text(struct output *o, const struct compare *c)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < c->n_runs; i++) {
+		const struct compare_run *run = &c->runs[i];
+		const struct compare_vstats *v = &c->vstats[i / MODES];
+
+		print_text(o,
+			   "%s %s: commands %" PRIu64 " batches %" PRIu64
+			   " kicks %" PRIu64 " sleeps %" PRIu64,
+			   run->target->loc.name, load_mode_names[run->mode],
+			   run->counters.commands, run->counters.batches,
+			   run->counters.kicks, run->counters.sleeps);
+		if (!v->has)
+			print_text(o, " vstats: %s", v->note);
+		for (k = 0; v->has && k < run->vstats_delta.n; k++)
+			print_text(o, "%s %s +%" PRIu64, k ? "," : " vstats",
+				   run->vstats_delta.entries[k].name,
+				   run->vstats_delta.entries[k].value);
+		print_text(o, "\n");
+	}
+}
+
+static void print_run(struct output *o, const struct compare *c,
+		      const struct compare_run *run)
+{
+	open_json_object(o, NULL);
+	print_string(o, PRINT_ANY, "device", "%-10s", run->target->loc.name);
+	print_string(o, PRINT_ANY, "mgmtdev", " %-16s", run->target->mgmtdev);
+	print_string(o, PRINT_ANY, "mode", " %-9s", load_mode_names[run->mode]);
+	print_double(o, PRINT_ANY, "total_us", " %12.1f",
+		     run->per_load_ns.total / 1e3);
+	print_double(o, PRINT_ANY, "us_per_command", " %8.3f",
+		     run->per_command_ns.mean / 1e3);
+	print_double(o, PRINT_ANY, "median_us_per_command", " %14.3f",
+		     run->per_command_ns.median / 1e3);
+	print_double(o, PRINT_ANY, "p99_us_per_command", " %11.3f",
+		     run->per_command_ns.p99 / 1e3);
+	print_run_counters(o, run, &c->vstats[(size_t)(run - c->runs) / MODES]);
+	print_double(o, PRINT_ANY, "speedup", " %8.2f", run->speedup);
+	if (run->info->note[0])
+		print_string(o, PRINT_JSON, "note", NULL, run->info->note);
+	print_nl(o);
+	close_json_object(o);
+}
+
+static void print_table(struct output *o, const struct compare *c)
+{
+	const struct load_config *cfg = &c->args.cfg;
+	unsigned int i;
+
+	print_section_open(o, "compare");
+	print_string(o, PRINT_ANY, "profile", "profile %s",
+		     load_profile_names[cfg->profile]);
+	print_uint(o, PRINT_ANY, "count", " count %u", cfg->count);
+	print_uint(o, PRINT_ANY, "rounds", " rounds %u", cfg->rounds);
+	print_string(o, PRINT_ANY, "kick", " kick %s",
+		     load_kick_names[cfg->kick]);
+	print_string(o, PRINT_ANY, "wait", " wait %s",
+		     load_wait_names[cfg->wait]);
+	print_bool(o, PRINT_ANY, "asid", " asid %s\n", cfg->asid);
+	print_text(o, "%-10s %-16s %-9s %12s %8s %14s %11s %8s\n", "DEVICE",
+		   "MGMTDEV", "MODE", "TOTAL_US", "US/CMD", "MEDIAN_US/CMD",
+		   "P99_US/CMD", "SPEEDUP");
+	open_json_array(o, "results");
+	for (i = 0; i < c->n_runs; i++)
+		print_run(o, c, &c->runs[i]);
+	close_json_array(o);
+	print_counters_text(o, c);
+	if (c->failed) {
+		open_json_object(o, "failed");
+		print_uint(o, PRINT_ANY, "after_rounds",
+			   "failed after %u rounds", c->rounds_done);
+		print_uint(o, PRINT_ANY, "of", " of %u", cfg->rounds);
+		print_string(o, PRINT_ANY, "error", ": %s\n", c->failure);
+		close_json_object(o);
+	}
+	for (i = 0; i < c->n_runs; i += MODES)
+		if (c->runs[i].info->note[0])
+			print_text(o, "note %s: %s\n",
+				   c->runs[i].target->loc.name,
+				   c->runs[i].info->note);
+	print_section_close(o);
+}
+
+static enum opt_result parse_compare_args(struct load_args *a, int argc,
+					  char **argv)
+{
+	struct opt opts[LOAD_COMMON_OPTS + 2];
+	size_t n = load_common_opts(a, opts);
+
+	opts[n++] = (struct opt){ .name = "dev",
+				  .kind = OPT_STRINGS,
+				  .value = a->devs,
+				  .count = &a->n_devs,
+				  .capacity = LOAD_DEVS_MAX };
+	opts[n++] = (struct opt){ .name = "csv",
+				  .kind = OPT_FLAG,
+				  .value = &a->csv };
+	return opt_parse("compare", opts, n, OPT_STYLE_DASHES, argc, argv);
+}
+
+static void release(struct compare *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_targets; i++)
+		load_session_close(c->sessions[i]);
+	for (i = 0; i < c->n_runs; i++)
+		free(c->runs[i].times);
+	free(c);
+}
+
+int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
+{
+	struct compare *c;
+	int status = CMD_FAIL;
+
+	if (argc == 0) {
+		compare_usage();
+		return CMD_USAGE;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		pr_errno(ENOMEM, "compare");
+		return CMD_FAIL;
+	}
+	load_args_init(&c->args);
+	if (!cmd_opts_ok(parse_compare_args(&c->args, argc, argv),
+			 compare_usage, &status))
+		goto out;
+	if (c->args.csv && ctx->json) {
+		pr_err("compare: --csv and -j exclude each other");
+		status = CMD_USAGE;
+		goto out;
+	}
+	if (load_resolve_targets(ctx, &c->args, c->targets, &c->n_targets) ||
+	    open_all(ctx, c))
+		goto out;
+	if (run_all(ctx, c)) {
+		/* Keep the whole rounds before the failure, if any. */
+		if (!c->rounds_done)
+			goto out;
+		c->failed = true;
+		snprintf(c->failure, sizeof(c->failure), "%s", log_last_line());
+	}
+	if (summarize_all(c))
+		goto out;
+	if (c->args.csv)
+		print_csv(ctx->out.f, c);
+	else
+		print_table(&ctx->out, c);
+	status = c->failed ? CMD_FAIL : CMD_OK;
+out:
+	release(c);
+	return status;
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * "dev batching" and "dev state": a vdpa_sim_batch device's completion
+ * settings and its CVQ-visible state, through the module's own family.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/log.h"
+#include "cli/opt.h"
+#include "cli/vdpactl.h"
+#include "cli/vsb_cmds.h"
+#include "cli/vsb_print.h"
+#include "netlink/vsb_client.h"
+
+/* Devices "dev state" merges settings for; more are shown without them. */
+#define DEV_STATE_MAX 64
+
+static void dev_set_usage(void)
+{
+	fprintf(stderr,
+		"Usage: " PROG_NAME
+		" dev batching DEV [ completion { batch | immediate } ] [ batch_limit N ]\n"
+		"       " PROG_NAME " dev state [ DEV ]\n"
+		"Only vdpa_sim_batch devices have these. N: commands per batch,\n"
+		"0 for the ring size (the module takes 0 to 4096; it checks).\n"
+		"dev batching needs CAP_NET_ADMIN. The state is the device's only\n"
+		"while a driver holds it: it resets on every open and close of\n"
+		"its vhost-vdpa device.\n");
+}
+
+static const char *const completion_names[] = {
+	[VSB_COMPLETION_MODE_IMMEDIATE] = "immediate",
+	[VSB_COMPLETION_MODE_BATCH] = "batch",
+	NULL,
+};
+
+static int ignore_dev(const struct vdpa_dev_info *info, void *data)
+{
+	(void)info;
+	(void)data;
+	return 0;
+}
+
+/* Does the vdpa family know @dev? Then it is just not a module device. */
+static bool vdpa_dev_exists(struct vdpactl *ctx, const char *dev)
+{
+	struct vdpa_client *nl;
+
+	return !vdpactl_netlink(ctx, &nl) &&
+	       vdpa_client_dev_get(nl, dev, ignore_dev, NULL) != -ENODEV;
+}
+
+int cmd_dev_batching(struct vdpactl *ctx, const char *what, int argc,
+		     char **argv)
+{
+	int completion = 0;
+	unsigned int limit = 0;
+	bool has_completion = false, has_limit = false;
+	/* batch-limit: the old spelling ("dev set DEV ... batch-limit N"). */
+	const struct opt opts[] = {
+		{ .name = "completion",
+		  .kind = OPT_CHOICE,
+		  .value = &completion,
+		  .choices = completion_names,
+		  .given = &has_completion },
+		{ .name = "batch_limit",
+		  .alias = "batch-limit",
+		  .kind = OPT_UINT,
+		  .value = &limit,
+		  .max = UINT32_MAX,
+		  .given = &has_limit },
+	};
+	struct vdpa_client *vsb;
+	const char *dev;
+	int err, status;
+
+	if (argc == 0 || !strcmp(argv[0], "help")) {
+		dev_set_usage();
+		return argc ? CMD_OK : CMD_USAGE;
+	}
+	dev = argv[0];
+	if (!cmd_opts_ok(opt_parse(what, opts, ARRAY_SIZE(opts),
+				   OPT_STYLE_KEYWORDS, argc - 1, argv + 1),
+			 dev_set_usage, &status))
+		return status;
+	if (!has_completion && !has_limit) {
+		pr_err("%s %s: nothing to set (completion or batch_limit)",
+		       what, dev);
+		return CMD_USAGE;
+	}
+	err = vdpactl_vsb(ctx, &vsb);
+	if (err == -ENOENT) {
+		pr_err("%s %s: not offered by this device (no \"%s\" netlink family; is vdpa_sim_batch loaded?)",
+		       what, dev, VSB_GENL_NAME);
+		return CMD_FAIL;
+	}
+	if (err) {
+		pr_errno(err, "%s %s: open the \"%s\" netlink family", what,
+			 dev, VSB_GENL_NAME);
+		return CMD_FAIL;
+	}
+	err = vsb_client_dev_set(vsb, dev, has_completion, (uint8_t)completion,
+				 has_limit, limit);
+	if (err) {
+		vdpa_client_report(vsb, err, "%s %s", what, dev);
+		return CMD_FAIL;
+	}
+	return CMD_OK;
+}
+
+/* DEV_GET's answers, kept to be printed beside each STATE_GET reply. */
+struct dev_state_ctx {
+	struct vdpactl *ctx;
+	struct vsb_dev_settings settings[DEV_STATE_MAX];
+	unsigned int n;
+};
+
+static int keep_settings(const struct vsb_dev_settings *dev, void *data)
+{
+	struct dev_state_ctx *d = data;
+
+	if (d->n < DEV_STATE_MAX)
+		d->settings[d->n++] = *dev;
+	return 0;
+}
+
+static int print_state(const struct vsb_state *st, void *data)
+{
+	struct dev_state_ctx *d = data;
+	struct output *o = &d->ctx->out;
+	unsigned int i;
+
+	print_handle_open(o, st->name);
+	for (i = 0; i < d->n; i++)
+		if (!strcmp(d->settings[i].name, st->name))
+			print_vsb_settings(o, &d->settings[i]);
+	print_vsb_state(o, st);
+	print_handle_close(o);
+	return 0;
+}
+
+/* Not a module device (or no module): a note, unless there is no such device. */
+static int state_absent(struct vdpactl *ctx, const struct vdpa_client *vsb,
+			const char *dev, int err)
+{
+	if (dev && !vdpa_dev_exists(ctx, dev)) {
+		pr_err("dev state %s: no such vdpa device", dev);
+		return CMD_FAIL;
+	}
+	vsb_note_absent(vsb, dev ? dev : "dev state", "state", err, NULL);
+	return CMD_OK;
+}
+
+int cmd_dev_state(struct vdpactl *ctx, int argc, char **argv)
+{
+	const char *dev = argc ? argv[0] : NULL;
+	struct dev_state_ctx d = { .ctx = ctx };
+	struct vdpa_client *vsb;
+	int err, status;
+
+	if (argc > 1) {
+		dev_set_usage();
+		return CMD_USAGE;
+	}
+	if (dev && (!strcmp(dev, "help") || !strcmp(dev, "-h"))) {
+		dev_set_usage();
+		return CMD_OK;
+	}
+	print_section_open(&ctx->out, "state");
+	err = vdpactl_vsb(ctx, &vsb);
+	if (err) {
+		status = state_absent(ctx, NULL, dev, err);
+		print_section_close(&ctx->out);
+		return status;
+	}
+	err = vsb_client_dev_get(vsb, dev, keep_settings, &d);
+	if (!err)
+		err = vsb_client_state_get(vsb, dev, print_state, &d);
+	print_section_close(&ctx->out);
+	if (err == -ENODEV && dev)
+		return state_absent(ctx, vsb, dev, err);
+	if (err) {
+		vdpa_client_report(vsb, err, "dev state%s%s", dev ? " " : "",
+				   dev ? dev : "");
+		return CMD_FAIL;
+	}
+	return CMD_OK;
+}
+
+void vsb_note_absent(const struct vdpa_client *client, const char *dev,
+		     const char *what, int err, const char *consequence)
+{
+	char why[NL_EXTACK_LEN + 64];
+
+	if (err == -ENOENT && !client)
+		snprintf(why, sizeof(why), "no \"%s\" netlink family",
+			 VSB_GENL_NAME);
+	else if (client && client->nl.extack[0])
+		snprintf(why, sizeof(why), "%s: %s", strerror(-err),
+			 client->nl.extack);
+	else
+		snprintf(why, sizeof(why), "%s", strerror(-err));
+	fprintf(stderr, "%s: %s not offered by this device (%s)%s%s\n", dev,
+		what, why, consequence ? "; " : "",
+		consequence ? consequence : "");
+}

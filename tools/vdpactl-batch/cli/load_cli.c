@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Shared pieces of the "load" and "compare" commands.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/load_cli.h"
+#include "cli/log.h"
+#include "lib/vring.h"
+
+const char *const load_mode_names[] = {
+	[LOAD_MODE_SERIAL] = "serial",
+	[LOAD_MODE_PARALLEL] = "parallel",
+	NULL,
+};
+const char *const load_kick_names[] = {
+	[LOAD_KICK_EACH] = "each",
+	[LOAD_KICK_ONCE] = "once",
+	NULL,
+};
+const char *const load_wait_names[] = {
+	[LOAD_WAIT_POLL] = "poll",
+	[LOAD_WAIT_CALL] = "call",
+	NULL,
+};
+
+void load_args_init(struct load_args *a)
+{
+	*a = (struct load_args){
+		.cfg = {
+			.rounds = LOAD_DEFAULT_ROUNDS,
+			.timeout_ms = LOAD_DEFAULT_TIMEOUT_MS,
+			.mode = LOAD_MODE_SERIAL,
+			.kick = LOAD_KICK_EACH,
+			.wait = LOAD_WAIT_POLL,
+			.profile = LOAD_PROFILE_MAC,
+		},
+	};
+}
+
+size_t load_common_opts(struct load_args *a, struct opt *opts)
+{
+	struct load_config *cfg = &a->cfg;
+	const struct opt common[LOAD_COMMON_OPTS] = {
+		{ .name = "count",
+		  .kind = OPT_UINT,
+		  .value = &cfg->count,
+		  .min = 1,
+		  .max = LOAD_COUNT_MAX,
+		  .required = true },
+		{ .name = "rounds",
+		  .kind = OPT_UINT,
+		  .value = &cfg->rounds,
+		  .min = 1,
+		  .max = LOAD_ROUNDS_MAX },
+		{ .name = "kick",
+		  .kind = OPT_CHOICE,
+		  .value = &cfg->kick,
+		  .choices = load_kick_names },
+		{ .name = "wait",
+		  .kind = OPT_CHOICE,
+		  .value = &cfg->wait,
+		  .choices = load_wait_names },
+		{ .name = "profile",
+		  .kind = OPT_CHOICE,
+		  .value = &cfg->profile,
+		  .choices = load_profile_names },
+		{ .name = "asid", .kind = OPT_FLAG, .value = &cfg->asid },
+		{ .name = "timeout",
+		  .kind = OPT_UINT,
+		  .value = &cfg->timeout_ms,
+		  .min = 1,
+		  .max = LOAD_TIMEOUT_MS_MAX },
+		{ .name = "ring-size",
+		  .kind = OPT_UINT,
+		  .value = &cfg->ring_size,
+		  .min = 2,
+		  .max = VQ_MAX_NUM,
+		  .power_of_2 = true },
+	};
+
+	memcpy(opts, common, sizeof(common));
+	return LOAD_COMMON_OPTS;
+}
+
+static int list_targets(struct vdpactl *ctx, const struct load_args *a,
+			char (*names)[VDPA_NAME_LEN], unsigned int *n)
+{
+	unsigned int i, found;
+	int err;
+
+	if (a->n_devs) {
+		for (i = 0; i < a->n_devs; i++)
+			snprintf(names[i], VDPA_NAME_LEN, "%s", a->devs[i]);
+		*n = a->n_devs;
+		return 0;
+	}
+	err = vdpa_list_vhost_counted(&ctx->roots, names, LOAD_DEVS_MAX, n,
+				      &found);
+	if (err || *n == 0) {
+		pr_err("no vdpa device is bound to %s", VDPA_VHOST_DRIVER);
+		return -ENODEV;
+	}
+	if (found > *n)
+		pr_err("warning: %u devices are bound to %s; using the first %u (%s to %s), name others with --dev",
+		       found, VDPA_VHOST_DRIVER, *n, names[0], names[*n - 1]);
+	return 0;
+}
+
+static int remember_mgmtdev(const struct vdpa_dev_info *info, void *data)
+{
+	struct load_target *t = data;
+
+	if (info->mgmtdev_bus[0])
+		snprintf(t->mgmtdev, sizeof(t->mgmtdev), "%s/%s",
+			 info->mgmtdev_bus, info->mgmtdev_name);
+	else
+		snprintf(t->mgmtdev, sizeof(t->mgmtdev), "%s",
+			 info->mgmtdev_name);
+	return 0;
+}
+
+int load_resolve_targets(struct vdpactl *ctx, const struct load_args *a,
+			 struct load_target *targets, unsigned int *n)
+{
+	char names[LOAD_DEVS_MAX][VDPA_NAME_LEN];
+	struct vdpa_client *nl;
+	unsigned int i, j;
+	int err;
+
+	err = list_targets(ctx, a, names, n);
+	if (err)
+		return err;
+	for (i = 0; i < *n; i++) {
+		for (j = 0; j < i; j++) {
+			if (!strcmp(names[i], names[j])) {
+				pr_err("vdpa device %s is named twice",
+				       names[i]);
+				return -EINVAL;
+			}
+		}
+		err = vdpa_locate_vhost(&ctx->roots, names[i], &targets[i].loc);
+		if (err)
+			return err;
+		/* Only for the report: a load needs no netlink. */
+		snprintf(targets[i].mgmtdev, sizeof(targets[i].mgmtdev), "?");
+		if (!vdpactl_netlink(ctx, &nl))
+			vdpa_client_dev_get(nl, names[i], remember_mgmtdev,
+					    &targets[i]);
+	}
+	return 0;
+}
+
+int load_read_vstats(struct vdpactl *ctx, const char *dev, uint32_t qidx,
+		     struct vdpa_vstats *stats)
+{
+	struct vdpa_client *nl;
+
+	if (!ctx->nl_open)
+		return -ENOTCONN;
+	nl = &ctx->nl;
+	return vdpa_client_vstats_get(nl, dev, qidx, stats);
+}

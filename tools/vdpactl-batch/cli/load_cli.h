@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the "load" and "compare" commands share: their common options and
+ * limits, and turning device names into vhost-vdpa targets.
+ */
+#ifndef VDPACTL_LOAD_CLI_H
+#define VDPACTL_LOAD_CLI_H
+
+#include "cli/opt.h"
+#include "cli/vdpactl.h"
+#include "load/load.h"
+
+#define LOAD_DEVS_MAX 16
+#define LOAD_COMMON_OPTS 8
+
+/* Option synopsis and limits both commands print in their help. */
+#define LOAD_COMMON_SYNOPSIS                                                         \
+	"                  [ --kick { each | once } ] [ --wait { poll | call } ]\n"  \
+	"                  [ --profile { mac | qemu | vlan | mixed } ] [ --asid ]\n" \
+	"                  [ --timeout MS ] [ --ring-size NUM ]\n"
+
+#define LOAD_LIMITS                                                              \
+	"N: commands per load, 1..65536. R: loads, 1..1000000 (default 1000).\n" \
+	"MS: longest wait for one completion, 1..600000 (default 1000).\n"       \
+	"NUM: CVQ size, a power of 2 up to the device's (default 64, as QEMU).\n"
+
+/* Command-line spelling of the load enums; NULL-terminated. */
+extern const char *const load_mode_names[];
+extern const char *const load_kick_names[];
+extern const char *const load_wait_names[];
+
+struct load_args {
+	struct load_config cfg;
+	const char *devs[LOAD_DEVS_MAX];
+	unsigned int n_devs;
+	bool csv;
+};
+
+/* A device to load: where it is and its management device. */
+struct load_target {
+	struct vdpa_location loc;
+	char mgmtdev[2 * VDPA_NAME_LEN + 2];
+};
+
+void load_args_init(struct load_args *a);
+
+/* Writes the shared options into @opts; returns how many (at most 8). */
+size_t load_common_opts(struct load_args *a, struct opt *opts);
+
+/*
+ * The named devices, or every device bound to vhost_vdpa if none is named;
+ * each must be bound to vhost_vdpa. Prints failures.
+ */
+int load_resolve_targets(struct vdpactl *ctx, const struct load_args *a,
+			 struct load_target *targets, unsigned int *n);
+
+/* The CVQ's vendor stats; quiet, so a device without them is only noted. */
+int load_read_vstats(struct vdpactl *ctx, const char *dev, uint32_t qidx,
+		     struct vdpa_vstats *stats);
+
+#endif

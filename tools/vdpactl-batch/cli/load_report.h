@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The report of a "load" run, in text or JSON with stable field names.
+ */
+#ifndef VDPACTL_LOAD_REPORT_H
+#define VDPACTL_LOAD_REPORT_H
+
+#include "cli/load_cli.h"
+#include "cli/load_extras.h"
+#include "cli/output.h"
+#include "load/load.h"
+#include "load/timestats.h"
+#include "netlink/vdpa_msg.h"
+
+#define LOAD_NOTE_LEN 192
+
+struct load_report {
+	const struct load_target *target;
+	const struct load_config *cfg;
+	const struct load_info *info;
+	const struct load_counters *counters;
+	const struct load_extras *extras; /* NULL: none */
+	struct time_summary per_load_ns;
+	struct time_summary per_command_ns;
+	bool has_vstats;
+	struct vdpa_vstats vstats_before;
+	struct vdpa_vstats vstats_after;
+	char vstats_note[LOAD_NOTE_LEN];
+	/* A load failed after others: the report covers those before it. */
+	bool failed;
+	unsigned int loads_done;
+	char failure[LOAD_NOTE_LEN];
+};
+
+void print_load_report(struct output *o, const struct load_report *r);
+
+/* Why there are no vstats, for "vstats_note", from load_read_vstats(). */
+void load_vstats_note(char *note, size_t size, int err);
+
+/* Adds after - before to @acc, counter by counter (by name) of @after. */
+void vstats_add_delta(struct vdpa_vstats *acc, const struct vdpa_vstats *before,
+		      const struct vdpa_vstats *after);
+
+/* The counters of @s as a JSON object under @key (nothing in text). */
+void print_vstat_set(struct output *o, const char *key,
+		     const struct vdpa_vstats *s);
+
+#endif

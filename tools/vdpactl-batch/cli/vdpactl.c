@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Global options and command dispatch.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/log.h"
+#include "cli/opt.h"
+#include "cli/vdpactl.h"
+#include "netlink/vsb_client.h"
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"Usage: " PROG_NAME " [ OPTIONS ] OBJECT { COMMAND | help }\n"
+		"where  OBJECT := { load | compare | dev | mgmtdev | stats | inject }\n"
+		"       OPTIONS := { -j[son] | -p[retty] | -v[erbose] | -V[ersion] | -h[elp] }\n"
+		"-p implies -j; -v may be repeated (-vv traces every ioctl).\n"
+		"Exit status: 0 success, 1 failed operation, 2 wrong command line.\n");
+}
+
+void vdpactl_init(struct vdpactl *ctx)
+{
+	*ctx = (struct vdpactl){
+		.roots = { .sys = "/sys", .dev = "/dev" },
+	};
+	output_init(&ctx->out, stdout, false, false);
+	log_to_stderr();
+}
+
+void vdpactl_fini(struct vdpactl *ctx)
+{
+	if (ctx->nl_open)
+		vdpa_client_close(&ctx->nl);
+	ctx->nl_open = false;
+	if (ctx->vsb_open)
+		vdpa_client_close(&ctx->vsb);
+	ctx->vsb_open = false;
+	fflush(ctx->out.f);
+}
+
+int vdpactl_netlink(struct vdpactl *ctx, struct vdpa_client **client)
+{
+	int err;
+
+	if (!ctx->nl_open) {
+		err = vdpa_client_open(&ctx->nl);
+		if (err == -ENOENT) {
+			pr_err("netlink family \"%s\" not found (is the vdpa module loaded?)",
+			       VDPA_GENL_NAME);
+			return err;
+		}
+		if (err)
+			return pr_errno(err, "open the \"%s\" netlink family",
+					VDPA_GENL_NAME);
+		ctx->nl_open = true;
+	}
+	*client = &ctx->nl;
+	return 0;
+}
+
+int vdpactl_vsb(struct vdpactl *ctx, struct vdpa_client **client)
+{
+	int err;
+
+	if (!ctx->vsb_open) {
+		err = vsb_client_open(&ctx->vsb);
+		if (err)
+			return err;
+		ctx->vsb_open = true;
+	}
+	*client = &ctx->vsb;
+	return 0;
+}
+
+bool cmd_opts_ok(enum opt_result result, void (*usage_fn)(void), int *status)
+{
+	switch (result) {
+	case OPT_OK:
+		return true;
+	case OPT_HELP:
+		usage_fn();
+		*status = CMD_OK;
+		return false;
+	case OPT_ERROR:
+		break;
+	}
+	*status = CMD_USAGE;
+	return false;
+}
+
+int cmd_show(struct vdpactl *ctx, int argc, char **argv,
+	     const struct show_cmd *show)
+{
+	const char *name = argc ? argv[0] : NULL;
+	struct vdpa_client *nl;
+	int err;
+
+	if (argc > 1) {
+		show->usage();
+		return CMD_USAGE;
+	}
+	if (vdpactl_netlink(ctx, &nl))
+		return CMD_FAIL;
+	print_section_open(&ctx->out, show->section);
+	err = show->get(ctx, nl, name);
+	print_section_close(&ctx->out);
+	if (err) {
+		vdpa_client_report(nl, err, "%s%s%s", show->what,
+				   name ? " " : "", name ? name : "");
+		return CMD_FAIL;
+	}
+	return CMD_OK;
+}
+
+#define CMDS_MAX 16
+
+/*
+ * An exact name, else the one entry @word abbreviates. Unlike iproute2,
+ * which takes the first match, an ambiguous prefix ("dev s": show, set,
+ * state) is an error listing the candidates: a script that abbreviates
+ * must not change meaning when a command is added.
+ */
+static const struct cmd *find_cmd(const char *level, const struct cmd *cmds,
+				  const char *word)
+{
+	const char *names[CMDS_MAX + 1];
+	char candidates[256];
+	size_t n = 0;
+	int idx;
+
+	while (cmds[n].name && n < CMDS_MAX) {
+		names[n] = cmds[n].name;
+		n++;
+	}
+	names[n] = NULL;
+	idx = match_word(word, names);
+	if (idx >= 0)
+		return &cmds[idx];
+	if (idx == -2) {
+		match_candidates(word, names, "", candidates,
+				 sizeof(candidates));
+		pr_err("%s \"%s\" is ambiguous: %s",
+		       level ? "command" : "object", word, candidates);
+	} else {
+		pr_err("%s \"%s\" not found; try \"" PROG_NAME "%s%s help\"",
+		       level ? "command" : "object", word, level ? " " : "",
+		       level ? level : "");
+	}
+	return NULL;
+}
+
+int cmd_dispatch(struct vdpactl *ctx, const char *level, const struct cmd *cmds,
+		 int argc, char **argv, void (*usage_fn)(void),
+		 int (*fallback)(struct vdpactl *ctx, int argc, char **argv))
+{
+	const struct cmd *c;
+
+	if (argc == 0) {
+		if (fallback)
+			return fallback(ctx, 0, argv);
+		usage_fn();
+		return CMD_USAGE;
+	}
+	if (!strcmp(argv[0], "help") || !strcmp(argv[0], "-h") ||
+	    !strcmp(argv[0], "--help")) {
+		usage_fn();
+		return CMD_OK;
+	}
+	c = find_cmd(level, cmds, argv[0]);
+	if (!c)
+		return CMD_USAGE;
+	return c->fn(ctx, argc - 1, argv + 1);
+}
+
+static const struct cmd objects[] = {
+	{ "load", cmd_load },	{ "compare", cmd_compare },
+	{ "dev", cmd_dev },	{ "mgmtdev", cmd_mgmtdev },
+	{ "stats", cmd_stats }, { "inject", cmd_inject },
+	{ NULL, NULL },
+};
+
+enum global_result { GLOBAL_CONTINUE, GLOBAL_EXIT_OK, GLOBAL_EXIT_USAGE };
+
+static enum global_result short_flags(struct vdpactl *ctx, const char *arg)
+{
+	for (; *arg; arg++) {
+		switch (*arg) {
+		case 'j':
+			ctx->json = true;
+			break;
+		case 'p':
+			ctx->pretty = true;
+			break;
+		case 'v':
+			ctx->verbose++;
+			break;
+		case 'V':
+			fprintf(ctx->out.f, "%s %s\n", PROG_NAME,
+				VDPACTL_VERSION);
+			return GLOBAL_EXIT_OK;
+		case 'h':
+			usage();
+			return GLOBAL_EXIT_OK;
+		default:
+			pr_err("unknown option -%c; try \"" PROG_NAME " help\"",
+			       *arg);
+			return GLOBAL_EXIT_USAGE;
+		}
+	}
+	return GLOBAL_CONTINUE;
+}
+
+static enum global_result long_flag(struct vdpactl *ctx, const char *arg)
+{
+	static const char *const names[] = { "json",	"pretty", "verbose",
+					     "version", "help",	  NULL };
+	static const char letters[] = "jpvVh";
+	char letter[2] = { 0 };
+	int idx = match_word(arg + 2, names);
+
+	if (idx < 0) {
+		pr_err("%s option %s; try \"" PROG_NAME " help\"",
+		       idx == -2 ? "ambiguous" : "unknown", arg);
+		return GLOBAL_EXIT_USAGE;
+	}
+	letter[0] = letters[idx];
+	return short_flags(ctx, letter);
+}
+
+/* Consumes the options before OBJECT; returns how many words they took. */
+static int parse_global(struct vdpactl *ctx, int argc, char **argv,
+			enum global_result *result)
+{
+	int i;
+
+	*result = GLOBAL_CONTINUE;
+	for (i = 0; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		if (!strcmp(argv[i], "--"))
+			return i + 1;
+		if (argv[i][1] == '-')
+			*result = long_flag(ctx, argv[i]);
+		else
+			*result = short_flags(ctx, argv[i] + 1);
+		if (*result != GLOBAL_CONTINUE)
+			break;
+	}
+	return i;
+}
+
+int vdpactl_run(struct vdpactl *ctx, int argc, char **argv)
+{
+	enum global_result result;
+	int used;
+
+	/* As iproute2's vdpa: a bare command prints its usage. */
+	if (argc == 0) {
+		usage();
+		return CMD_OK;
+	}
+	used = parse_global(ctx, argc, argv, &result);
+	if (result == GLOBAL_EXIT_OK)
+		return CMD_OK;
+	if (result == GLOBAL_EXIT_USAGE)
+		return CMD_USAGE;
+	/* Like bpftool, -p means pretty JSON. */
+	if (ctx->pretty)
+		ctx->json = true;
+	output_init(&ctx->out, ctx->out.f, ctx->json, ctx->pretty);
+	return cmd_dispatch(ctx, NULL, objects, argc - used, argv + used, usage,
+			    NULL);
+}

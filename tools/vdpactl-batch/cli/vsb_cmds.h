@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What only vdpa_sim_batch devices have, through the module's own netlink
+ * family: the completion settings, the CVQ-visible state, and the note a
+ * command prints when a device does not offer them. The command-line core
+ * (vdpactl.c) knows none of it.
+ */
+#ifndef VDPACTL_VSB_CMDS_H
+#define VDPACTL_VSB_CMDS_H
+
+#include "cli/vdpactl.h"
+
+/*
+ * "dev batching DEV [ completion M ] [ batch_limit N ]"; @what names the
+ * command as the user spelled it ("dev batching", or "dev set" for the
+ * old form "dev set DEV completion M batch-limit N").
+ */
+int cmd_dev_batching(struct vdpactl *ctx, const char *what, int argc,
+		     char **argv);
+
+/* "dev state [ DEV ]". */
+int cmd_dev_state(struct vdpactl *ctx, int argc, char **argv);
+
+/*
+ * The one-line stderr note of a feature a device does not offer:
+ * "DEV: WHAT not offered by this device (REASON)[; CONSEQUENCE]", the
+ * reason from @err and the kernel's extack when @client is not NULL.
+ */
+void vsb_note_absent(const struct vdpa_client *client, const char *dev,
+		     const char *what, int err, const char *consequence);
+
+#endif

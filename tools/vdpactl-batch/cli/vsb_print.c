@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Printing vdpa_sim_batch's settings, state and statistics.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/feature_print.h"
+#include "cli/vsb_print.h"
+#include "lib/compat.h"
+
+#define HIST_BAR_WIDTH 40
+
+void print_vsb_settings(struct output *o, const struct vsb_dev_settings *dev)
+{
+	if (nl_has(dev->present, VSB_A_COMPLETION))
+		print_string(o, PRINT_ANY, "completion", "completion %s ",
+			     vsb_completion_name(dev->completion));
+	if (nl_has(dev->present, VSB_A_BATCH_LIMIT))
+		print_uint(o, PRINT_ANY, "batch_limit", "batch_limit %u ",
+			   dev->batch_limit);
+}
+
+static void print_status(struct output *o, uint8_t status)
+{
+	static const struct {
+		uint8_t bit;
+		const char *name;
+	} bits[] = {
+		{ VIRTIO_CONFIG_S_ACKNOWLEDGE, "ACKNOWLEDGE" },
+		{ VIRTIO_CONFIG_S_DRIVER, "DRIVER" },
+		{ VIRTIO_CONFIG_S_FEATURES_OK, "FEATURES_OK" },
+		{ VIRTIO_CONFIG_S_DRIVER_OK, "DRIVER_OK" },
+		{ VIRTIO_CONFIG_S_NEEDS_RESET, "NEEDS_RESET" },
+		{ VIRTIO_CONFIG_S_FAILED, "FAILED" },
+	};
+	unsigned int i;
+
+	print_uint(o, PRINT_ANY, "status", "status 0x%02x", status);
+	open_json_array(o, "status_bits");
+	for (i = 0; i < ARRAY_SIZE(bits); i++)
+		if (status & bits[i].bit)
+			print_string(o, PRINT_ANY, NULL, " %s", bits[i].name);
+	close_json_array(o);
+}
+
+static const char *const rx_mode_names[] = {
+	[VIRTIO_NET_CTRL_RX_PROMISC] = "promisc",
+	[VIRTIO_NET_CTRL_RX_ALLMULTI] = "allmulti",
+	[VIRTIO_NET_CTRL_RX_ALLUNI] = "alluni",
+	[VIRTIO_NET_CTRL_RX_NOMULTI] = "nomulti",
+	[VIRTIO_NET_CTRL_RX_NOUNI] = "nouni",
+	[VIRTIO_NET_CTRL_RX_NOBCAST] = "nobcast",
+};
+
+/* Text: " name" then @sep between names, or " none". */
+static void print_rx_modes(struct output *o, uint32_t modes, const char *sep)
+{
+	const char *prefix = " ";
+	unsigned int i;
+
+	open_json_array(o, "rx_modes");
+	for (i = 0; i < 32; i++) {
+		if (!(modes & (1u << i)))
+			continue;
+		print_text(o, "%s", prefix);
+		if (i < ARRAY_SIZE(rx_mode_names))
+			print_string(o, PRINT_ANY, NULL, "%s",
+				     rx_mode_names[i]);
+		else
+			print_uint(o, PRINT_ANY, NULL, "bit_%u", i);
+		prefix = sep;
+	}
+	close_json_array(o);
+	if (!modes)
+		print_text(o, " none");
+}
+
+static void print_mac_list(struct output *o, const char *key,
+			   const char *overflow_key,
+			   const struct vsb_mac_list *list)
+{
+	char mac[MAC_STR_LEN];
+	unsigned int i;
+
+	print_text(o, "\n  %s", key);
+	open_json_array(o, key);
+	for (i = 0; i < list->n; i++) {
+		format_mac(list->addr[i], mac);
+		print_string(o, PRINT_ANY, NULL, " %s", mac);
+	}
+	close_json_array(o);
+	print_bool(o, PRINT_ANY, overflow_key, " overflow %s", list->overflow);
+}
+
+unsigned int format_vlan_ranges(const uint8_t *vlans, char *buf, size_t len)
+{
+	unsigned int vid = 0, first, count = 0;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	while (vid < VSB_VLAN_IDS) {
+		if (!vsb_vlan_test(vlans, vid)) {
+			vid++;
+			continue;
+		}
+		first = vid;
+		while (vid < VSB_VLAN_IDS && vsb_vlan_test(vlans, vid))
+			vid++;
+		count += vid - first;
+		if (used >= len)
+			continue;
+		if (vid - 1 == first)
+			used += (size_t)snprintf(buf + used, len - used, "%s%u",
+						 used ? " " : "", first);
+		else
+			used += (size_t)snprintf(buf + used, len - used,
+						 "%s%u-%u", used ? " " : "",
+						 first, vid - 1);
+	}
+	return count;
+}
+
+static void print_vlans(struct output *o, const uint8_t *vlans)
+{
+	char text[VSB_VLAN_TEXT_LEN];
+	unsigned int vid, count;
+
+	count = format_vlan_ranges(vlans, text, sizeof(text));
+	print_text(o, "\n  vlans %u: %s", count, count ? text : "none");
+	open_json_array(o, "vlans");
+	if (o->json)
+		for (vid = 0; vid < VSB_VLAN_IDS; vid++)
+			if (vsb_vlan_test(vlans, vid))
+				print_uint(o, PRINT_JSON, NULL, NULL, vid);
+	close_json_array(o);
+}
+
+static void print_mac(struct output *o, const struct vsb_state *st,
+		      const char *fmt)
+{
+	char mac[MAC_STR_LEN];
+
+	format_mac(st->mac, mac);
+	print_string(o, PRINT_ANY, "mac", fmt, mac);
+}
+
+void print_vsb_state(struct output *o, const struct vsb_state *st)
+{
+	nl_attr_set p = st->present;
+
+	if (nl_has(p, VSB_A_STATUS))
+		print_status(o, st->status);
+	if (nl_has(p, VSB_A_MAC))
+		print_mac(o, st, "\n  mac %s");
+	if (nl_has(p, VSB_A_RX_MODES)) {
+		print_text(o, " rx_modes");
+		print_rx_modes(o, st->rx_modes, " ");
+		print_mac_list(o, "uni_macs", "uni_overflow", &st->uni);
+		print_mac_list(o, "multi_macs", "multi_overflow", &st->multi);
+	}
+	if (nl_has(p, VSB_A_VLANS))
+		print_vlans(o, st->vlans);
+	if (nl_has(p, VSB_A_PAIRS))
+		print_uint(o, PRINT_ANY, "pairs", "\n  pairs %u", st->pairs);
+	if (nl_has(p, VSB_A_MAX_PAIRS))
+		print_uint(o, PRINT_ANY, "max_pairs", " max_pairs %u",
+			   st->max_pairs);
+	if (nl_has(p, VSB_A_OFFLOADS)) {
+		print_text(o, "\n  offloads");
+		print_net_features(o, "offloads", st->offloads);
+	}
+	if (nl_has(p, VSB_A_FEATURES)) {
+		print_text(o, "\n  features");
+		print_net_features(o, "features", st->features);
+	}
+}
+
+static unsigned int count_vlans(const uint8_t *vlans)
+{
+	unsigned int vid, n = 0;
+
+	for (vid = 0; vid < VSB_VLAN_IDS; vid++)
+		n += vsb_vlan_test(vlans, vid);
+	return n;
+}
+
+void print_vsb_state_summary(struct output *o, const struct vsb_state *st)
+{
+	if (o->json) {
+		open_json_object(o, "state");
+		print_vsb_state(o, st);
+		close_json_object(o);
+		return;
+	}
+	print_text(o, "\n  state");
+	print_mac(o, st, " mac %s");
+	print_text(o, " rx_modes");
+	print_rx_modes(o, st->rx_modes, ",");
+	print_text(o, " uni %u%s multi %u%s vlans %u pairs %u/%u", st->uni.n,
+		   st->uni.overflow ? "+overflow" : "", st->multi.n,
+		   st->multi.overflow ? "+overflow" : "",
+		   count_vlans(st->vlans), st->pairs, st->max_pairs);
+	print_text(o, " offloads 0x%" PRIx64, st->offloads);
+}
+
+uint64_t vsb_bucket_low(unsigned int i)
+{
+	return i ? 1ULL << (i - 1) : 0;
+}
+
+static void bucket_range(unsigned int i, const char *unit, char *buf,
+			 size_t len)
+{
+	const char *sep = unit[0] ? " " : "";
+
+	if (i == 0)
+		snprintf(buf, len, "[0, 1)%s%s", sep, unit);
+	else if (i == VSB_HIST_BUCKETS - 1)
+		snprintf(buf, len, "[%" PRIu64 ", inf)%s%s", vsb_bucket_low(i),
+			 sep, unit);
+	else
+		snprintf(buf, len, "[%" PRIu64 ", %" PRIu64 ")%s%s",
+			 vsb_bucket_low(i), vsb_bucket_low(i + 1), sep, unit);
+}
+
+/* Text: the buckets from the first to the last used, bars scaled to the top. */
+static void print_hist_text(struct output *o, const char *name,
+			    const char *unit, const uint64_t *counts,
+			    uint64_t total)
+{
+	unsigned int i, first = VSB_HIST_BUCKETS, last = 0, bar;
+	uint64_t top = 0;
+	char range[48], bars[HIST_BAR_WIDTH + 1];
+
+	for (i = 0; i < VSB_HIST_BUCKETS; i++) {
+		if (!counts[i])
+			continue;
+		if (first == VSB_HIST_BUCKETS)
+			first = i;
+		last = i;
+		if (counts[i] > top)
+			top = counts[i];
+	}
+	print_text(o, "\n  %s total %" PRIu64, name, total);
+	for (i = first; i <= last && first < VSB_HIST_BUCKETS; i++) {
+		bar = (unsigned int)(counts[i] * HIST_BAR_WIDTH / top);
+		if (counts[i] && !bar)
+			bar = 1;
+		memset(bars, '#', bar);
+		bars[bar] = '\0';
+		bucket_range(i, unit, range, sizeof(range));
+		print_text(o, "\n    %-28s %12" PRIu64 " %s", range, counts[i],
+			   bars);
+	}
+}
+
+static void print_hist(struct output *o, enum vsb_hist_id id,
+		       const uint64_t *counts)
+{
+	const char *unit = id == VSB_HIST_ID_CMDS_PER_BATCH ? "" : "ns";
+	const char *name = vsb_hist_name(id);
+	uint64_t total = 0;
+	unsigned int i;
+
+	for (i = 0; i < VSB_HIST_BUCKETS; i++)
+		total += counts[i];
+	if (!o->json) {
+		print_hist_text(o, name, unit, counts, total);
+		return;
+	}
+	open_json_object(o, name);
+	print_string(o, PRINT_JSON, "unit", NULL, unit[0] ? unit : "commands");
+	print_u64(o, PRINT_JSON, "total", NULL, total);
+	open_json_array(o, "lower_bounds");
+	for (i = 0; i < VSB_HIST_BUCKETS; i++)
+		print_u64(o, PRINT_JSON, NULL, NULL, vsb_bucket_low(i));
+	close_json_array(o);
+	open_json_array(o, "counts");
+	for (i = 0; i < VSB_HIST_BUCKETS; i++)
+		print_u64(o, PRINT_JSON, NULL, NULL, counts[i]);
+	close_json_array(o);
+	close_json_object(o);
+}
+
+void print_vsb_stats(struct output *o, const struct vsb_stats *stats)
+{
+	unsigned int i;
+
+	open_json_object(o, "counters");
+	for (i = 0; i <= VSB_STAT_MAX; i++)
+		if ((stats->stat_present & (1ULL << i)) && vsb_stat_name(i))
+			print_named_u64(o, vsb_stat_name(i), stats->stat[i]);
+	close_json_object(o);
+	open_json_object(o, "histograms");
+	for (i = 0; i < VSB_HIST_IDS; i++)
+		if (stats->has_hist[i])
+			print_hist(o, (enum vsb_hist_id)i, stats->hist[i]);
+	close_json_object(o);
+}

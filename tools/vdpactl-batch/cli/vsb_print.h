@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Printing what vdpa_sim_batch's family reports, in text and JSON through
+ * the one print path: device settings, the CVQ-visible state (in full or
+ * as a one-line summary), counters and histograms.
+ */
+#ifndef VDPACTL_VSB_PRINT_H
+#define VDPACTL_VSB_PRINT_H
+
+#include "cli/output.h"
+#include "netlink/vsb_msg.h"
+
+/* "completion batch batch_limit 0" members of an open object. */
+void print_vsb_settings(struct output *o, const struct vsb_dev_settings *dev);
+
+/* Every state member of an open object; text starts each group on a line. */
+void print_vsb_state(struct output *o, const struct vsb_state *st);
+
+/*
+ * The state under "state": the full object in JSON, a one-line summary
+ * in text (MAC, modes, table sizes, VLAN count, pairs, offloads).
+ */
+void print_vsb_state_summary(struct output *o, const struct vsb_state *st);
+
+/* "counters" and "histograms" members of an open object. */
+void print_vsb_stats(struct output *o, const struct vsb_stats *stats);
+
+/* "1-4094" or "1 3-5 9"; fits any set in VSB_VLAN_TEXT_LEN. */
+#define VSB_VLAN_TEXT_LEN (VSB_VLAN_IDS * 6)
+unsigned int format_vlan_ranges(const uint8_t *vlans, char *buf, size_t len);
+
+/* Lower bound of histogram bucket @i: 0, 1, 2, 4, ... */
+uint64_t vsb_bucket_low(unsigned int i);
+
+#endif

@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * vhost-vdpa device setup for a control-virtqueue-only driver. The ioctl
+ * order follows what vhost-vdpa requires: owner, backend features before
+ * any IOTLB write, status and features, address spaces, IOTLB, ring,
+ * DRIVER_OK.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "lib/cvq_dev.h"
+#include "lib/diag.h"
+#include "lib/net_features.h"
+#include "lib/util.h"
+
+#define BASE_DRIVER_FEATURES                                               \
+	(BIT_ULL(VIRTIO_F_VERSION_1) | BIT_ULL(VIRTIO_F_ACCESS_PLATFORM) | \
+	 BIT_ULL(VIRTIO_NET_F_CTRL_VQ))
+
+#define WANTED_BACKEND_FEATURES                  \
+	(BIT_ULL(VHOST_BACKEND_F_IOTLB_MSG_V2) | \
+	 BIT_ULL(VHOST_BACKEND_F_IOTLB_BATCH))
+
+static int negotiate_backend(struct cvq_dev *d, bool want_asid)
+{
+	uint64_t wanted = WANTED_BACKEND_FEATURES;
+	int err;
+
+	err = VHOST_IOCTL(&d->vhost, VHOST_GET_BACKEND_FEATURES,
+			  &d->backend_offered);
+	if (err)
+		return err;
+	if (!(d->backend_offered & BIT_ULL(VHOST_BACKEND_F_IOTLB_MSG_V2))) {
+		pr_err("%s: backend lacks IOTLB_MSG_V2", d->vhost.path);
+		return -ENOTSUP;
+	}
+	if (want_asid) {
+		if (!(d->backend_offered &
+		      BIT_ULL(VHOST_BACKEND_F_IOTLB_ASID))) {
+			pr_err("%s: --asid needs the IOTLB_ASID backend feature, which is not offered",
+			       d->vhost.path);
+			return -ENOTSUP;
+		}
+		wanted |= BIT_ULL(VHOST_BACKEND_F_IOTLB_ASID);
+	}
+	d->backend_acked = d->backend_offered & wanted;
+	err = VHOST_IOCTL(&d->vhost, VHOST_SET_BACKEND_FEATURES,
+			  &d->backend_acked);
+	if (err)
+		return err;
+	d->vhost.iotlb_batch = d->backend_acked &
+			       BIT_ULL(VHOST_BACKEND_F_IOTLB_BATCH);
+	return 0;
+}
+
+static int check_net_device(struct cvq_dev *d)
+{
+	uint32_t device_id;
+	int err;
+
+	err = VHOST_IOCTL(&d->vhost, VHOST_VDPA_GET_DEVICE_ID, &device_id);
+	if (err)
+		return err;
+	if (device_id != VIRTIO_ID_NET) {
+		pr_err("%s: virtio device id %" PRIu32
+		       " is not a network device",
+		       d->vhost.path, device_id);
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+/* Sets @bits on top of the current status and checks the device kept them. */
+static int add_status(struct cvq_dev *d, uint8_t bits, const char *step)
+{
+	uint8_t status;
+	int err;
+
+	err = vhost_vdpa_get_status(&d->vhost, &status);
+	if (err)
+		return err;
+	err = vhost_vdpa_set_status(&d->vhost, status | bits);
+	if (err)
+		return err;
+	err = vhost_vdpa_get_status(&d->vhost, &status);
+	if (err)
+		return err;
+	if ((status & bits) != bits ||
+	    (status & (VIRTIO_CONFIG_S_FAILED | VIRTIO_CONFIG_S_NEEDS_RESET))) {
+		pr_err("%s: device refused %s (status 0x%02x)", d->vhost.path,
+		       step, status);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int read_max_vqp(struct cvq_dev *d)
+{
+	uint16_t le_pairs;
+	int err;
+
+	d->max_vqp = 1;
+	if (!(d->driver_features & BIT_ULL(VIRTIO_NET_F_MQ)))
+		return 0;
+	err = vhost_vdpa_get_config(&d->vhost,
+				    offsetof(struct virtio_net_config,
+					     max_virtqueue_pairs),
+				    &le_pairs, sizeof(le_pairs));
+	if (err)
+		return err;
+	d->max_vqp = le16toh(le_pairs);
+	if (d->max_vqp < VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MIN ||
+	    d->max_vqp > VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MAX) {
+		pr_err("%s: config max_virtqueue_pairs %u is out of range",
+		       d->vhost.path, d->max_vqp);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/* From a reset device to FEATURES_OK with d->driver_features. */
+static int status_to_features_ok(struct cvq_dev *d)
+{
+	int err;
+
+	err = add_status(d, VIRTIO_CONFIG_S_ACKNOWLEDGE, "ACKNOWLEDGE");
+	if (!err)
+		err = add_status(d, VIRTIO_CONFIG_S_DRIVER, "DRIVER");
+	if (!err)
+		err = VHOST_IOCTL(&d->vhost, VHOST_SET_FEATURES,
+				  &d->driver_features);
+	if (!err)
+		err = add_status(d, VIRTIO_CONFIG_S_FEATURES_OK, "FEATURES_OK");
+	return err;
+}
+
+static int negotiate_features(struct cvq_dev *d, uint64_t wanted)
+{
+	int err;
+
+	err = VHOST_IOCTL(&d->vhost, VHOST_GET_FEATURES, &d->device_features);
+	if (err)
+		return err;
+	/* vhost-vdpa drives modern devices only, as QEMU checks too. */
+	if (!(d->device_features & BIT_ULL(VIRTIO_F_VERSION_1))) {
+		pr_err("%s: device does not offer VERSION_1", d->vhost.path);
+		return -ENOTSUP;
+	}
+	if (!(d->device_features & BIT_ULL(VIRTIO_NET_F_CTRL_VQ))) {
+		pr_err("%s: device does not offer CTRL_VQ", d->vhost.path);
+		return -ENOTSUP;
+	}
+	d->driver_features = net_features_drop_unmet(
+		d->device_features & (BASE_DRIVER_FEATURES | wanted));
+
+	err = vhost_vdpa_set_status(&d->vhost, 0);
+	if (!err)
+		err = status_to_features_ok(d);
+	if (!err)
+		err = read_max_vqp(d);
+	if (err)
+		return err;
+	d->cvq_index = net_cvq_index(d->driver_features, d->max_vqp);
+	pr_verbose(
+		d->vhost.verbose, 1,
+		"%s: device features 0x%" PRIx64 ", driver features 0x%" PRIx64
+		", backend features 0x%" PRIx64 " of 0x%" PRIx64 ", max_vqp %u",
+		d->vhost.path, d->device_features, d->driver_features,
+		d->backend_acked, d->backend_offered, d->max_vqp);
+	return 0;
+}
+
+int cvq_dev_negotiate(struct cvq_dev *d, const char *chardev, uint64_t wanted,
+		      bool want_asid, int verbose)
+{
+	int err;
+
+	*d = (struct cvq_dev){
+		.vhost.fd = -1,
+		.shm.fd = -1,
+		.kick_fd = -1,
+		.call_fd = -1,
+	};
+	err = vhost_vdpa_open(&d->vhost, chardev, verbose);
+	if (err)
+		return err;
+	err = VHOST_IOCTL(&d->vhost, VHOST_SET_OWNER, NULL);
+	if (!err)
+		err = negotiate_backend(d, want_asid);
+	if (!err)
+		err = check_net_device(d);
+	if (!err)
+		err = negotiate_features(d, wanted);
+	if (err)
+		cvq_dev_close(d);
+	return err;
+}
+
+static int query_ring_max(struct cvq_dev *d)
+{
+	struct vhost_vring_state size = { .index = d->cvq_index };
+	uint16_t num_max;
+	int err;
+
+	/* Per-queue size is 6.10+ and not in every parent; fall back. */
+	if (!VHOST_IOCTL_QUIET(&d->vhost, VHOST_VDPA_GET_VRING_SIZE, &size) &&
+	    size.num) {
+		d->ring_max = size.num;
+		return 0;
+	}
+	err = VHOST_IOCTL(&d->vhost, VHOST_VDPA_GET_VRING_NUM, &num_max);
+	if (err)
+		return err;
+	d->ring_max = num_max;
+	return 0;
+}
+
+static int choose_ring_size(struct cvq_dev *d, unsigned int requested)
+{
+	int err = query_ring_max(d);
+
+	if (err)
+		return err;
+	if (requested > d->ring_max) {
+		pr_err("%s: ring size %u exceeds the device maximum %u",
+		       d->vhost.path, requested, d->ring_max);
+		return -EINVAL;
+	}
+	d->ring_size = requested;
+	if (!d->ring_size)
+		d->ring_size = d->ring_max < CVQ_DEFAULT_RING_SIZE ?
+				       d->ring_max :
+				       CVQ_DEFAULT_RING_SIZE;
+	if (!is_power_of_2(d->ring_size) || d->ring_size < 2) {
+		pr_err("%s: cannot use ring size %u (device maximum %u)",
+		       d->vhost.path, d->ring_size, d->ring_max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * *queue: the first data queue (below the CVQ's index) in virtqueue group
+ * @group, or -1. The CVQ can have an address space of its own only if no
+ * data queue shares its group; QEMU checks every data queue, since a
+ * device may group its queue pairs differently.
+ */
+static int find_queue_in_group(struct cvq_dev *d, uint32_t group, int *queue)
+{
+	struct vhost_vring_state vq_group;
+	unsigned int i;
+	int err;
+
+	*queue = -1;
+	for (i = 0; i < d->cvq_index; i++) {
+		vq_group = (struct vhost_vring_state){ .index = i };
+		err = VHOST_IOCTL(&d->vhost, VHOST_VDPA_GET_VRING_GROUP,
+				  &vq_group);
+		if (err)
+			return err;
+		if (vq_group.num == group) {
+			*queue = (int)i;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Gives the CVQ's virtqueue group address space 1, as QEMU's SVQ does. */
+static int isolate_cvq_group(struct cvq_dev *d)
+{
+	struct vhost_vring_state cvq_group = { .index = d->cvq_index };
+	struct vhost_vring_state group_asid;
+	unsigned int nas;
+	int err, shared;
+
+	err = VHOST_IOCTL(&d->vhost, VHOST_VDPA_GET_VRING_GROUP, &cvq_group);
+	if (!err)
+		err = VHOST_IOCTL(&d->vhost, VHOST_VDPA_GET_AS_NUM, &nas);
+	if (!err)
+		err = find_queue_in_group(d, cvq_group.num, &shared);
+	if (err)
+		return err;
+	if (shared >= 0) {
+		pr_err("%s: the CVQ shares virtqueue group %u with data queue %d; it cannot have its own address space",
+		       d->vhost.path, cvq_group.num, shared);
+		return -ENOTSUP;
+	}
+	if (nas < 2) {
+		pr_err("%s: the device has %u address space(s); --asid needs 2",
+		       d->vhost.path, nas);
+		return -ENOTSUP;
+	}
+	group_asid =
+		(struct vhost_vring_state){ .index = cvq_group.num, .num = 1 };
+	err = VHOST_IOCTL(&d->vhost, VHOST_VDPA_SET_GROUP_ASID, &group_asid);
+	if (err)
+		return err;
+	d->asid = 1;
+	return 0;
+}
+
+/* The four parts the device sees, each in its own pages. */
+enum shm_part { PART_DRIVER, PART_DEVICE, PART_CMD, PART_ACK, PART_COUNT };
+
+struct shm_plan {
+	size_t offset[PART_COUNT];
+	size_t size[PART_COUNT];
+	size_t total;
+};
+
+static void plan_shm(struct shm_plan *plan, unsigned int num,
+		     const struct cvq_dev_layout *layout, size_t page)
+{
+	size_t want[PART_COUNT] = {
+		/* desc table then avail ring: both written by the driver */
+		[PART_DRIVER] = vq_desc_bytes(num) + vq_avail_bytes(num),
+		[PART_DEVICE] = vq_used_bytes(num),
+		[PART_CMD] = layout->cmd_bytes,
+		[PART_ACK] = layout->ack_bytes,
+	};
+	size_t offset = 0;
+	int part;
+
+	for (part = 0; part < PART_COUNT; part++) {
+		plan->offset[part] = offset;
+		plan->size[part] = align_up(want[part] ? want[part] : 1, page);
+		offset += plan->size[part];
+	}
+	plan->total = offset;
+}
+
+static const uint8_t part_perm[PART_COUNT] = {
+	[PART_DRIVER] = VHOST_ACCESS_RO,
+	[PART_DEVICE] = VHOST_ACCESS_RW,
+	[PART_CMD] = VHOST_ACCESS_RO,
+	[PART_ACK] = VHOST_ACCESS_RW,
+};
+
+static int choose_iova_base(struct cvq_dev *d, size_t total, size_t page,
+			    uint64_t *base)
+{
+	struct vhost_vdpa_iova_range range = { .first = 0, .last = UINT64_MAX };
+
+	/* Older parents have no range: the whole space is usable. */
+	VHOST_IOCTL_QUIET(&d->vhost, VHOST_VDPA_GET_IOVA_RANGE, &range);
+	*base = (range.first + page - 1) & ~(uint64_t)(page - 1);
+	if (*base < range.first || range.last < *base ||
+	    range.last - *base < total - 1) {
+		pr_err("%s: IOVA range [0x%" PRIx64 ", 0x%" PRIx64
+		       "] has no room for %zu bytes",
+		       d->vhost.path, (uint64_t)range.first,
+		       (uint64_t)range.last, total);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+static int map_shm(struct cvq_dev *d, const struct shm_plan *plan,
+		   uint64_t iova_base)
+{
+	int part;
+
+	for (part = 0; part < PART_COUNT; part++)
+		d->maps[part] = (struct iotlb_map){
+			.iova = iova_base + plan->offset[part],
+			.size = plan->size[part],
+			.uaddr = (uint64_t)(uintptr_t)d->shm.base +
+				 plan->offset[part],
+			.perm = part_perm[part],
+		};
+	d->n_maps = PART_COUNT;
+	d->iova_end = iova_base + plan->total;
+	return cvq_dev_remap(d);
+}
+
+int cvq_dev_remap(struct cvq_dev *d)
+{
+	return vhost_vdpa_iotlb_map(&d->vhost, d->asid, d->maps, d->n_maps);
+}
+
+int cvq_dev_unmap(struct cvq_dev *d)
+{
+	return vhost_vdpa_iotlb_unmap(&d->vhost, d->asid, d->maps, d->n_maps);
+}
+
+static int setup_eventfd(struct cvq_dev *d, int *fd, unsigned long req,
+			 const char *name)
+{
+	struct vhost_vring_file file = { .index = d->cvq_index };
+
+	/* A restart hands the device the eventfds it had. */
+	if (*fd < 0)
+		*fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (*fd < 0)
+		return pr_errno(errno, "eventfd for %s", name);
+	file.fd = *fd;
+	return vhost_vdpa_ioctl(&d->vhost, req, &file, name);
+}
+
+/* The vring ioctls, from SET_VRING_NUM to enabling the queue. */
+static int program_vring(struct cvq_dev *d)
+{
+	struct vhost_vring_state state = { .index = d->cvq_index };
+	int err;
+
+	state.num = d->ring_size;
+	err = VHOST_IOCTL(&d->vhost, VHOST_SET_VRING_NUM, &state);
+	if (!err)
+		err = VHOST_IOCTL(&d->vhost, VHOST_SET_VRING_ADDR,
+				  &d->vring_addr);
+	state.num = 0;
+	if (!err)
+		err = VHOST_IOCTL(&d->vhost, VHOST_SET_VRING_BASE, &state);
+	if (!err)
+		err = setup_eventfd(d, &d->kick_fd, VHOST_SET_VRING_KICK,
+				    "VHOST_SET_VRING_KICK");
+	/*
+	 * A call fd even when busy-polling: QEMU's shadow virtqueue has one,
+	 * so the device does the same work in both wait modes.
+	 */
+	if (!err)
+		err = setup_eventfd(d, &d->call_fd, VHOST_SET_VRING_CALL,
+				    "VHOST_SET_VRING_CALL");
+	state.num = 1;
+	if (!err)
+		err = VHOST_IOCTL(&d->vhost, VHOST_VDPA_SET_VRING_ENABLE,
+				  &state);
+	return err;
+}
+
+/* An empty ring: driver bookkeeping and the used ring start over. */
+static int init_ring(struct cvq_dev *d)
+{
+	unsigned int num = d->ring_size;
+	int err;
+
+	if (d->ring_ready)
+		vq_fini(&d->ring);
+	d->ring_ready = false;
+	memset(d->ring_used, 0, vq_used_bytes(num));
+	err = vq_init(&d->ring, num, d->ring_desc, d->ring_avail, d->ring_used);
+	if (err)
+		return pr_errno(err, "%s: ring of %u entries", d->vhost.path,
+				num);
+	d->ring_ready = true;
+	return 0;
+}
+
+static int setup_vring(struct cvq_dev *d, const struct shm_plan *plan,
+		       uint64_t iova_base)
+{
+	uint8_t *base = d->shm.base;
+	size_t avail_off =
+		plan->offset[PART_DRIVER] + vq_desc_bytes(d->ring_size);
+	int err;
+
+	d->vring_addr = (struct vhost_vring_addr){
+		.index = d->cvq_index,
+		.desc_user_addr = iova_base + plan->offset[PART_DRIVER],
+		.avail_user_addr = iova_base + avail_off,
+		.used_user_addr = iova_base + plan->offset[PART_DEVICE],
+	};
+	d->ring_desc = (struct vring_desc *)(base + plan->offset[PART_DRIVER]);
+	d->ring_avail = (struct vring_avail *)(base + avail_off);
+	d->ring_used = (struct vring_used *)(base + plan->offset[PART_DEVICE]);
+	err = init_ring(d);
+	if (!err)
+		err = program_vring(d);
+	return err;
+}
+
+int cvq_dev_prepare(struct cvq_dev *d, const struct cvq_dev_layout *layout)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct shm_plan plan;
+	uint64_t iova_base;
+	int err;
+
+	err = choose_ring_size(d, layout->ring_size);
+	if (err)
+		return err;
+	plan_shm(&plan, d->ring_size, layout, page);
+	err = choose_iova_base(d, plan.total, page, &iova_base);
+	if (err)
+		return err;
+	err = shm_region_create(&d->shm, "vdpactl-batch-cvq", plan.total);
+	if (err)
+		return err;
+	d->cmd_buf = (uint8_t *)d->shm.base + plan.offset[PART_CMD];
+	d->ack_buf = (uint8_t *)d->shm.base + plan.offset[PART_ACK];
+	d->cmd_iova = iova_base + plan.offset[PART_CMD];
+	d->ack_iova = iova_base + plan.offset[PART_ACK];
+
+	if (layout->own_asid) {
+		err = isolate_cvq_group(d);
+		if (err)
+			return err;
+	}
+	err = map_shm(d, &plan, iova_base);
+	if (!err)
+		err = setup_vring(d, &plan, iova_base);
+	if (err)
+		return err;
+	pr_verbose(d->vhost.verbose, 1,
+		   "%s: cvq %u ring %u (max %u) asid %" PRIu32
+		   " iova 0x%" PRIx64 "+0x%zx",
+		   d->vhost.path, d->cvq_index, d->ring_size, d->ring_max,
+		   d->asid, iova_base, plan.total);
+	return 0;
+}
+
+int cvq_dev_driver_ok(struct cvq_dev *d)
+{
+	return add_status(d, VIRTIO_CONFIG_S_DRIVER_OK, "DRIVER_OK");
+}
+
+int cvq_dev_start(struct cvq_dev *d, const struct cvq_dev_layout *layout)
+{
+	int err = cvq_dev_prepare(d, layout);
+
+	return err ? err : cvq_dev_driver_ok(d);
+}
+
+int cvq_dev_restart(struct cvq_dev *d)
+{
+	uint32_t asid = d->asid;
+	int err;
+
+	/* A reset may have dropped the device's maps; vhost keeps its own. */
+	err = status_to_features_ok(d);
+	if (!err && asid)
+		err = isolate_cvq_group(d);
+	if (!err)
+		err = cvq_dev_unmap(d);
+	if (!err)
+		err = cvq_dev_remap(d);
+	if (!err)
+		err = init_ring(d);
+	if (!err)
+		err = program_vring(d);
+	if (!err)
+		err = cvq_dev_driver_ok(d);
+	return err;
+}
+
+void cvq_dev_ring_base(struct cvq_dev *d, uint16_t idx)
+{
+	d->ring_avail->idx = htole16(idx);
+	d->ring_used->idx = htole16(idx);
+	d->ring.avail_idx = d->ring.published_idx = idx;
+	d->ring.last_used_idx = idx;
+}
+
+bool cvq_dev_needs_reset(struct cvq_dev *d)
+{
+	uint8_t status;
+
+	return !VHOST_IOCTL_QUIET(&d->vhost, VHOST_VDPA_GET_STATUS, &status) &&
+	       (status & VIRTIO_CONFIG_S_NEEDS_RESET);
+}
+
+void cvq_dev_close(struct cvq_dev *d)
+{
+	if (d->vhost.fd >= 0) {
+		/* Reset stops the device before its memory goes away. */
+		uint8_t status = 0;
+
+		VHOST_IOCTL_QUIET(&d->vhost, VHOST_VDPA_SET_STATUS, &status);
+		vhost_vdpa_close(&d->vhost);
+	}
+	if (d->ring_ready)
+		vq_fini(&d->ring);
+	d->ring_ready = false;
+	shm_region_destroy(&d->shm);
+	if (d->kick_fd >= 0)
+		close(d->kick_fd);
+	if (d->call_fd >= 0)
+		close(d->call_fd);
+	d->kick_fd = d->call_fd = -1;
+}

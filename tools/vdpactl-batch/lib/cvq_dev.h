@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A vhost-vdpa net device set up the way a real driver (QEMU's shadow
+ * virtqueue) sets it up, with only its control virtqueue in use: feature
+ * negotiation, optional address space of its own for the CVQ group, ring
+ * and buffers in shared memory mapped through the IOTLB, DRIVER_OK.
+ */
+#ifndef VDPACTL_CVQ_DEV_H
+#define VDPACTL_CVQ_DEV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/shm.h"
+#include "lib/vhost_vdpa.h"
+#include "lib/vring.h"
+
+/* QEMU's virtio-net control queue size: a shadow CVQ flushes every 32. */
+#define CVQ_DEFAULT_RING_SIZE 64
+
+/* Rings, device area, commands, acks: one IOTLB map each. */
+#define CVQ_DEV_MAPS 4
+
+struct cvq_dev_layout {
+	unsigned int ring_size; /* 0: CVQ_DEFAULT_RING_SIZE or device max */
+	size_t cmd_bytes; /* device-readable command buffer */
+	size_t ack_bytes; /* device-writable ack buffer */
+	bool own_asid; /* put the CVQ group in address space 1 */
+};
+
+struct cvq_dev {
+	struct vhost_vdpa vhost;
+	uint64_t device_features;
+	uint64_t driver_features;
+	uint64_t backend_offered;
+	uint64_t backend_acked;
+	uint16_t max_vqp;
+	unsigned int cvq_index;
+	unsigned int ring_max;
+	unsigned int ring_size;
+	uint32_t asid;
+	struct shm_region shm;
+	struct iotlb_map maps[CVQ_DEV_MAPS]; /* what the device may reach */
+	unsigned int n_maps;
+	uint64_t iova_end; /* first IOVA past the maps */
+	struct vhost_vring_addr vring_addr;
+	struct vring_desc *ring_desc;
+	struct vring_avail *ring_avail;
+	struct vring_used *ring_used;
+	struct vq_driver ring;
+	bool ring_ready;
+	uint8_t *cmd_buf;
+	uint64_t cmd_iova;
+	uint8_t *ack_buf;
+	uint64_t ack_iova;
+	int kick_fd;
+	int call_fd;
+};
+
+/*
+ * Opens @chardev and negotiates up to FEATURES_OK, offering VERSION_1,
+ * ACCESS_PLATFORM, CTRL_VQ and whatever of @wanted the device has.
+ * @want_asid acks the IOTLB_ASID backend feature. Prints failures.
+ */
+int cvq_dev_negotiate(struct cvq_dev *d, const char *chardev, uint64_t wanted,
+		      bool want_asid, int verbose);
+
+/* Allocates, maps and enables the CVQ, then sets DRIVER_OK. */
+int cvq_dev_start(struct cvq_dev *d, const struct cvq_dev_layout *layout);
+
+/* cvq_dev_start() in two steps: all but DRIVER_OK, then DRIVER_OK. */
+int cvq_dev_prepare(struct cvq_dev *d, const struct cvq_dev_layout *layout);
+int cvq_dev_driver_ok(struct cvq_dev *d);
+
+/*
+ * After the caller reset the device (status 0) on the same descriptor:
+ * the same features, maps and an empty ring again, up to DRIVER_OK.
+ */
+int cvq_dev_restart(struct cvq_dev *d);
+
+/* Removes, or adds again, every IOTLB map of the device's memory. */
+int cvq_dev_unmap(struct cvq_dev *d);
+int cvq_dev_remap(struct cvq_dev *d);
+
+/*
+ * Before DRIVER_OK, after VHOST_SET_VRING_BASE to @idx: starts the ring's
+ * avail and used indices (in memory and in the driver's bookkeeping) at
+ * @idx instead of 0.
+ */
+void cvq_dev_ring_base(struct cvq_dev *d, uint16_t idx);
+
+/* For a diagnostic: has the device given up (DEVICE_NEEDS_RESET)? */
+bool cvq_dev_needs_reset(struct cvq_dev *d);
+
+/* Resets the device and releases everything; safe on a partial setup. */
+void cvq_dev_close(struct cvq_dev *d);
+
+#endif

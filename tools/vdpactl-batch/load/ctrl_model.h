@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A model of the state a virtio-net device's control queue sets (MAC,
+ * RX modes, MAC tables, VLANs, queue pairs, guest offloads), seeded from
+ * what the device reports and updated by every command sent, for
+ * "load --skip-unchanged": like QEMU, which loads only non-default state,
+ * send only the commands that change something. A part of the state the
+ * device did not report is unknown, and a command that sets it is sent
+ * (after which the part is known).
+ */
+#ifndef VDPACTL_CTRL_MODEL_H
+#define VDPACTL_CTRL_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/cvq_cmd.h"
+#include "netlink/vsb_msg.h"
+
+struct ctrl_model {
+	bool known_mac, known_rx, known_tables, known_pairs, known_offloads;
+	uint8_t vlan_known[VSB_VLAN_BYTES]; /* VLANs are known one by one */
+	uint8_t mac[MAC_LEN];
+	uint32_t rx_modes; /* BIT(VIRTIO_NET_CTRL_RX_*) */
+	struct vsb_mac_list uni;
+	struct vsb_mac_list multi;
+	uint8_t vlans[VSB_VLAN_BYTES];
+	uint16_t pairs;
+	uint64_t offloads;
+};
+
+/* Nothing known. */
+void ctrl_model_init(struct ctrl_model *m);
+
+/* The MAC of the config space (all a device without STATE_GET shows). */
+void ctrl_model_set_mac(struct ctrl_model *m, const uint8_t mac[MAC_LEN]);
+
+/* Every part @state carries. */
+void ctrl_model_set_state(struct ctrl_model *m, const struct vsb_state *state);
+
+/*
+ * Applies @c to the model. Returns true if it changes the state, or its
+ * effect cannot be told (unknown state, a command the model does not
+ * cover, a payload the device would reject): such a command must be sent.
+ */
+bool ctrl_model_apply(struct ctrl_model *m, const struct cvq_cmd *c);
+
+/*
+ * Plans one load of @n commands: the indices of those to send, in order,
+ * go to @order; returns how many. The model ends as the device will.
+ */
+unsigned int ctrl_model_plan(struct ctrl_model *m, const struct cvq_cmd *cmds,
+			     unsigned int n, unsigned int *order);
+
+#endif

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The load engine. The hot loop reads the clock only at the start and end
+ * of a load (under TCG a clock read per command doubled the measured serial
+ * latency); the waits are lib/cvq_wait.c's.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/compat.h"
+#include "lib/cvq_dev.h"
+#include "lib/cvq_io.h"
+#include "lib/diag.h"
+#include "lib/util.h"
+#include "load/load.h"
+
+/*
+ * How often a wait reads the device status: a device that gave up
+ * (NEEDS_RESET) fails the load this soon, not after the timeout, and a
+ * load whose commands complete at once never reads it.
+ */
+#define LOAD_STATUS_POLL_MS 10
+#define DEVNAME_LEN 64
+
+struct load_session {
+	char devname[DEVNAME_LEN];
+	struct load_config cfg;
+	struct cvq_dev dev;
+	struct cvq_cmd *cmds;
+	uint32_t *cmd_offset; /* of each command in the command buffer */
+	unsigned int *all; /* 0..count-1: the whole plan */
+	const unsigned int *order; /* the commands of the current load */
+	unsigned int n_order;
+	struct load_info info;
+	struct load_counters counters;
+	struct cvq_wait wait;
+	bool broken; /* a load failed; the device state is unknown */
+};
+
+static uint64_t clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/* Names command @i in a failure message. */
+static void __printf(3, 4)
+	cmd_error(struct load_session *s, unsigned int i, const char *fmt, ...)
+{
+	char what[96], why[128];
+	va_list ap;
+
+	cvq_cmd_describe(&s->cmds[i], what, sizeof(what));
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	pr_err("%s: load %" PRIu64 ", command %u (%s): %s", s->devname,
+	       s->counters.loads + 1, i + 1, what, why);
+	s->broken = true;
+}
+
+static int add_command(struct load_session *s, unsigned int i)
+{
+	int err = cvq_dev_add_cmd(&s->dev, s->cmd_offset[i],
+				  (uint32_t)cvq_cmd_size(&s->cmds[i]), i);
+
+	if (err)
+		cmd_error(s, i, "cannot add to the ring: %s", strerror(-err));
+	return err;
+}
+
+static int publish_and_kick(struct load_session *s)
+{
+	bool kicked;
+	int err = cvq_dev_publish(&s->dev, &kicked);
+
+	s->counters.kicks += kicked;
+	return err;
+}
+
+/*
+ * The first command still in flight of the load's positions [first, end),
+ * for a timeout message.
+ */
+static unsigned int oldest_in_flight(const struct load_session *s,
+				     unsigned int first, unsigned int end)
+{
+	unsigned int k;
+
+	for (k = first; k < end; k++)
+		if (s->dev.ack_buf[s->order[k]] == CVQ_ACK_UNSET)
+			return s->order[k];
+	return s->order[first];
+}
+
+static int report_wait_failure(struct load_session *s, int err,
+			       unsigned int first, unsigned int end)
+{
+	unsigned int oldest = oldest_in_flight(s, first, end);
+
+	if (err == -ENETRESET)
+		cmd_error(s, oldest, "the device set DEVICE_NEEDS_RESET");
+	else if (err == -ETIMEDOUT)
+		cmd_error(s, oldest, "no completion within %u ms",
+			  s->cfg.timeout_ms);
+	return err;
+}
+
+static int check_ack(struct load_session *s, uint32_t token)
+{
+	uint8_t ack = s->dev.ack_buf[token];
+
+	if (ack == VIRTIO_NET_OK)
+		return 0;
+	if (ack == CVQ_ACK_UNSET)
+		cmd_error(s, token, "completed without an ack");
+	else
+		cmd_error(s, token, "device acked %s (%u)",
+			  ack == VIRTIO_NET_ERR ? "ERR" : "an unknown value",
+			  ack);
+	return -EIO;
+}
+
+struct collect_state {
+	struct load_session *s;
+	unsigned int want, got;
+	unsigned int first; /* load position, for a bad entry's message */
+};
+
+/* Pops and checks what came back; done when all @want are in. */
+static int collect_progress(void *data, const struct cvq_wait_result *r)
+{
+	struct collect_state *c = data;
+	struct load_session *s = c->s;
+	unsigned int before = c->got;
+	uint32_t token, len;
+	int err;
+
+	(void)r;
+	while ((err = cvq_dev_pop_ack(&s->dev, &token, &len)) == 0) {
+		err = check_ack(s, token);
+		if (err)
+			return err;
+		c->got++;
+	}
+	if (err == -EMSGSIZE)
+		cmd_error(s, token,
+			  "device returned used length %" PRIu32
+			  " for a 1-byte ack",
+			  len);
+	else if (err != -EAGAIN)
+		cmd_error(s, s->order[c->first],
+			  "device returned a bad used entry");
+	if (err != -EAGAIN)
+		return err;
+	if (c->got >= c->want)
+		return CVQ_PROGRESS_DONE;
+	return c->got > before ? CVQ_PROGRESS_SOME : CVQ_PROGRESS_NONE;
+}
+
+/* Waits for and checks the @want commands at load positions [first, end). */
+static int collect(struct load_session *s, unsigned int want,
+		   unsigned int first, unsigned int end)
+{
+	struct collect_state c = { .s = s, .want = want, .first = first };
+	struct cvq_wait_result r;
+	int err;
+
+	err = cvq_dev_wait(&s->dev, &s->wait, collect_progress, &c, &r);
+	s->counters.sleeps += r.sleeps;
+	if (err == -ETIMEDOUT || err == -ENETRESET)
+		return report_wait_failure(s, err, first, end);
+	return err;
+}
+
+static int run_serial(struct load_session *s)
+{
+	unsigned int k;
+	int err;
+
+	for (k = 0; k < s->n_order; k++) {
+		err = add_command(s, s->order[k]);
+		if (!err)
+			err = publish_and_kick(s);
+		if (!err)
+			err = collect(s, 1, k, k + 1);
+		if (err)
+			return err;
+		s->counters.batches++;
+	}
+	return 0;
+}
+
+static int run_parallel(struct load_session *s)
+{
+	struct vq_driver *ring = &s->dev.ring;
+	unsigned int next = 0, first;
+	int err;
+
+	while (next < s->n_order) {
+		first = next;
+		while (next < s->n_order && vq_num_free(ring) >= 2) {
+			err = add_command(s, s->order[next++]);
+			if (!err && s->cfg.kick == LOAD_KICK_EACH)
+				err = publish_and_kick(s);
+			if (err)
+				return err;
+		}
+		if (s->cfg.kick == LOAD_KICK_ONCE) {
+			err = publish_and_kick(s);
+			if (err)
+				return err;
+		}
+		err = collect(s, next - first, first, next);
+		if (err)
+			return err;
+		s->counters.batches++;
+	}
+	return 0;
+}
+
+int load_session_run(struct load_session *s, enum load_mode mode,
+		     uint64_t *elapsed_ns)
+{
+	return load_session_run_some(s, mode, s->all, s->cfg.count, elapsed_ns);
+}
+
+int load_session_run_some(struct load_session *s, enum load_mode mode,
+			  const unsigned int *order, unsigned int n,
+			  uint64_t *elapsed_ns)
+{
+	uint64_t start;
+	int err;
+
+	if (s->broken)
+		return -EIO;
+	s->order = order;
+	s->n_order = n;
+	/* Unwritten acks must show; done before the clock starts. */
+	memset(s->dev.ack_buf, CVQ_ACK_UNSET, s->cfg.count);
+
+	start = clock_ns();
+	if (mode == LOAD_MODE_SERIAL)
+		err = run_serial(s);
+	else
+		err = run_parallel(s);
+	*elapsed_ns = clock_ns() - start;
+	if (err)
+		return err;
+	s->counters.loads++;
+	s->counters.commands += n;
+	return 0;
+}
+
+const struct cvq_cmd *load_session_commands(const struct load_session *s)
+{
+	return s->cmds;
+}
+
+static void count_mix(struct load_info *info, const struct cvq_cmd *c)
+{
+	const char *name = cvq_cmd_name(c->class, c->cmd);
+	unsigned int i;
+
+	for (i = 0; i < info->n_mix; i++) {
+		if (!strcmp(info->mix[i].name, name)) {
+			info->mix[i].count++;
+			return;
+		}
+	}
+	if (info->n_mix < LOAD_MIX_MAX)
+		info->mix[info->n_mix++] =
+			(struct load_mix_entry){ .name = name, .count = 1 };
+}
+
+static void describe_plan(struct load_session *s)
+{
+	struct load_info *info = &s->info;
+	unsigned int i;
+
+	for (i = 0; i < s->cfg.count; i++) {
+		const struct cvq_cmd *c = &s->cmds[i];
+
+		count_mix(info, c);
+		if (c->class == VIRTIO_NET_CTRL_MAC &&
+		    c->cmd == VIRTIO_NET_CTRL_MAC_ADDR_SET) {
+			format_mac(c->data, info->last_mac);
+			info->has_last_mac = true;
+		}
+	}
+}
+
+static int build_plan(struct load_session *s, size_t *cmd_bytes)
+{
+	struct profile_env env = {
+		.features = s->dev.driver_features,
+		.max_vqp = s->dev.max_vqp,
+	};
+	size_t offset = 0;
+	unsigned int i;
+	int err;
+
+	s->cmds = calloc(s->cfg.count, sizeof(*s->cmds));
+	s->cmd_offset = calloc(s->cfg.count, sizeof(*s->cmd_offset));
+	s->all = calloc(s->cfg.count, sizeof(*s->all));
+	if (!s->cmds || !s->cmd_offset || !s->all)
+		return pr_errno(ENOMEM, "%s: command plan", s->devname);
+	for (i = 0; i < s->cfg.count; i++)
+		s->all[i] = i;
+	err = profile_build(s->cfg.profile, s->cfg.count, &env, s->cmds,
+			    s->info.note);
+	if (err) {
+		pr_err("%s: no command of the %s profile is allowed by the negotiated features (%s)",
+		       s->devname, load_profile_names[s->cfg.profile],
+		       s->info.note);
+		return err;
+	}
+	/* Packed back to back, as QEMU packs its command buffer. */
+	for (i = 0; i < s->cfg.count; i++) {
+		s->cmd_offset[i] = (uint32_t)offset;
+		offset += cvq_cmd_size(&s->cmds[i]);
+	}
+	*cmd_bytes = offset;
+	return 0;
+}
+
+static void encode_plan(struct load_session *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->cfg.count; i++)
+		cvq_cmd_encode(&s->cmds[i], s->dev.cmd_buf + s->cmd_offset[i],
+			       cvq_cmd_size(&s->cmds[i]));
+}
+
+static void fill_info(struct load_session *s)
+{
+	struct load_info *info = &s->info;
+	const struct cvq_dev *d = &s->dev;
+
+	info->device_features = d->device_features;
+	info->driver_features = d->driver_features;
+	info->backend_features = d->backend_acked;
+	info->max_vqp = d->max_vqp;
+	info->cvq_index = d->cvq_index;
+	info->ring_size = d->ring_size;
+	info->ring_max = d->ring_max;
+	/* Each command takes two descriptors: command and ack. */
+	info->batch_max = d->ring_size / 2;
+	info->asid = d->asid;
+	describe_plan(s);
+}
+
+int load_session_open(struct load_session **session, const char *devname,
+		      const char *chardev, const struct load_config *cfg,
+		      int verbose)
+{
+	struct load_session *s;
+	struct cvq_dev_layout layout;
+	int err;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return pr_errno(ENOMEM, "%s: load session", devname);
+	snprintf(s->devname, sizeof(s->devname), "%s", devname);
+	s->cfg = *cfg;
+	s->wait = (struct cvq_wait){
+		.how = cfg->wait == LOAD_WAIT_POLL ? CVQ_WAIT_SPIN :
+						     CVQ_WAIT_CALL,
+		.timeout_ms = cfg->timeout_ms,
+		.status_poll_ms = LOAD_STATUS_POLL_MS,
+	};
+
+	err = cvq_dev_negotiate(&s->dev, chardev,
+				profile_wanted_features(cfg->profile),
+				cfg->asid, verbose);
+	if (err) {
+		free(s);
+		return err;
+	}
+	layout = (struct cvq_dev_layout){
+		.ring_size = cfg->ring_size,
+		.ack_bytes = cfg->count,
+		.own_asid = cfg->asid,
+	};
+	err = build_plan(s, &layout.cmd_bytes);
+	if (!err)
+		err = cvq_dev_start(&s->dev, &layout);
+	if (err) {
+		load_session_close(s);
+		return err;
+	}
+	encode_plan(s);
+	fill_info(s);
+	*session = s;
+	return 0;
+}
+
+const struct load_info *load_session_info(const struct load_session *s)
+{
+	return &s->info;
+}
+
+const struct load_counters *load_session_counters(const struct load_session *s)
+{
+	return &s->counters;
+}
+
+void load_session_close(struct load_session *s)
+{
+	if (!s)
+		return;
+	cvq_dev_close(&s->dev);
+	free(s->cmds);
+	free(s->cmd_offset);
+	free(s->all);
+	free(s);
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The load engine: sends the commands of a profile through the CVQ of a
+ * vhost-vdpa device, one load at a time, serially or in parallel batches,
+ * and times each load as a whole.
+ */
+#ifndef VDPACTL_LOAD_H
+#define VDPACTL_LOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/strparse.h"
+#include "load/profile.h"
+
+/* Limits enforced on the command line and documented in its help. */
+#define LOAD_COUNT_MAX 65536
+#define LOAD_ROUNDS_MAX 1000000
+#define LOAD_TIMEOUT_MS_MAX 600000
+#define LOAD_DEFAULT_ROUNDS 1000
+#define LOAD_DEFAULT_TIMEOUT_MS 1000
+
+enum load_mode {
+	LOAD_MODE_SERIAL, /* one command in flight, as QEMU before 8.2 */
+	LOAD_MODE_PARALLEL, /* fill the ring, then wait for the batch */
+};
+
+enum load_kick {
+	LOAD_KICK_EACH, /* after every command, as QEMU's shadow CVQ */
+	LOAD_KICK_ONCE, /* once per batch */
+};
+
+enum load_wait {
+	LOAD_WAIT_POLL, /* busy-poll the used index */
+	LOAD_WAIT_CALL, /* sleep on the call eventfd */
+};
+
+struct load_config {
+	unsigned int count; /* commands per load */
+	unsigned int rounds; /* loads */
+	unsigned int timeout_ms; /* longest wait for one completion */
+	unsigned int ring_size; /* 0: the default */
+	enum load_mode mode;
+	enum load_kick kick;
+	enum load_wait wait;
+	enum load_profile profile;
+	bool asid;
+};
+
+#define LOAD_MIX_MAX 16
+
+/* How many commands of one name a load holds. */
+struct load_mix_entry {
+	const char *name;
+	unsigned int count;
+};
+
+/* What the session negotiated and set up, for reports. */
+struct load_info {
+	uint64_t device_features;
+	uint64_t driver_features;
+	uint64_t backend_features;
+	uint16_t max_vqp;
+	unsigned int cvq_index;
+	unsigned int ring_size;
+	unsigned int ring_max;
+	unsigned int batch_max; /* commands in flight in parallel mode */
+	uint32_t asid;
+	struct load_mix_entry mix[LOAD_MIX_MAX];
+	unsigned int n_mix;
+	bool has_last_mac;
+	char last_mac[MAC_STR_LEN];
+	char note[PROFILE_NOTE_LEN];
+};
+
+/* Cumulative over the session's loads. */
+struct load_counters {
+	uint64_t loads;
+	uint64_t commands;
+	uint64_t batches;
+	uint64_t kicks;
+	uint64_t sleeps; /* call-eventfd wake-ups */
+};
+
+struct load_session;
+
+/*
+ * Sets @chardev up for @cfg and prepares the load's commands. Prints
+ * failures, naming @devname.
+ */
+int load_session_open(struct load_session **session, const char *devname,
+		      const char *chardev, const struct load_config *cfg,
+		      int verbose);
+const struct load_info *load_session_info(const struct load_session *s);
+const struct load_counters *load_session_counters(const struct load_session *s);
+
+/*
+ * Runs one load in @mode and returns its duration. Every ack must be OK;
+ * a non-OK ack, a missing ack or a timeout is reported naming the command,
+ * and the session is unusable afterwards.
+ */
+int load_session_run(struct load_session *s, enum load_mode mode,
+		     uint64_t *elapsed_ns);
+
+/*
+ * Like load_session_run(), but sends only the @n commands of the plan
+ * whose indices @order lists, in that order; @n may be 0 (nothing sent,
+ * nothing timed beyond two clock reads). Counters count what was sent.
+ */
+int load_session_run_some(struct load_session *s, enum load_mode mode,
+			  const unsigned int *order, unsigned int n,
+			  uint64_t *elapsed_ns);
+
+/* The plan: the cfg.count commands every load sends (or chooses from). */
+const struct cvq_cmd *load_session_commands(const struct load_session *s);
+
+void load_session_close(struct load_session *s);
+
+#endif

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A tracefs instance of the tool's own (instances/vdpactl-batch-PID), so
+ * "load --trace" neither disturbs nor reads anybody else's tracing: made
+ * with its buffer sized for the run, the module's events enabled in it,
+ * read back and removed.
+ */
+#ifndef VDPACTL_TRACEFS_H
+#define VDPACTL_TRACEFS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "load/trace_parse.h"
+
+#define TRACEFS_PATH_LEN 256
+
+struct trace_instance {
+	char dir[TRACEFS_PATH_LEN];
+	bool created;
+	bool enabled; /* the module's events are on in it */
+};
+
+/*
+ * Creates the instance under @sys (normally "/sys") for about @events
+ * events and enables the module's events in it. -ENOENT: no tracefs or no
+ * vdpa_sim_batch events (the module is not loaded); @why says which.
+ * Other failures are printed.
+ */
+int trace_instance_start(struct trace_instance *t, const char *sys,
+			 uint64_t events, char *why, size_t why_len);
+
+/* Stops recording and counts tally->dev's events. Prints failures. */
+int trace_instance_collect(struct trace_instance *t, struct trace_tally *tally);
+
+/* Removes the instance (its events are disabled first); safe if not made. */
+void trace_instance_remove(struct trace_instance *t);
+
+/* The per-CPU buffer for @events, in KiB, within the tool's bounds. */
+uint64_t trace_buffer_kb(uint64_t events);
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Client of vdpa_sim_batch's generic netlink family. It shares struct
+ * vdpa_client (a socket plus the reason of a rejected reply) with the
+ * "vdpa" family's client, so vdpa_client_report() and vdpa_client_close()
+ * serve both. Functions return -errno and print nothing; -ENOENT from
+ * vsb_client_open() means the module (its family) is not loaded.
+ */
+#ifndef VDPACTL_VSB_CLIENT_H
+#define VDPACTL_VSB_CLIENT_H
+
+#include "netlink/vdpa_client.h"
+#include "netlink/vsb_msg.h"
+
+typedef int (*vsb_dev_cb)(const struct vsb_dev_settings *dev, void *data);
+typedef int (*vsb_stats_cb)(const struct vsb_stats *stats, void *data);
+typedef int (*vsb_state_cb)(const struct vsb_state *state, void *data);
+
+int vsb_client_open(struct vdpa_client *c);
+
+/* A NULL name dumps every device of the module. */
+int vsb_client_dev_get(struct vdpa_client *c, const char *name, vsb_dev_cb cb,
+		       void *data);
+int vsb_client_stats_get(struct vdpa_client *c, const char *name,
+			 vsb_stats_cb cb, void *data);
+int vsb_client_state_get(struct vdpa_client *c, const char *name,
+			 vsb_state_cb cb, void *data);
+
+/* Changes; the kernel wants CAP_NET_ADMIN. */
+int vsb_client_dev_set(struct vdpa_client *c, const char *name,
+		       bool has_completion, uint8_t completion,
+		       bool has_batch_limit, uint32_t batch_limit);
+int vsb_client_stats_reset(struct vdpa_client *c, const char *name);
+
+#endif

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * vdpa_sim_batch generic netlink messages.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/genetlink.h>
+
+#include "lib/util.h"
+#include "netlink/nl_attr.h"
+#include "netlink/vsb_msg.h"
+
+static const struct nl_attr_rule vsb_rules[VSB_A_MAX + 1] = {
+	[VSB_A_DEV_NAME] = { NL_ATTR_STRING, 0 },
+	[VSB_A_COMPLETION] = { NL_ATTR_FIXED, 1 },
+	[VSB_A_BATCH_LIMIT] = { NL_ATTR_FIXED, 4 },
+	[VSB_A_STATS] = { NL_ATTR_NEST, 0 },
+	[VSB_A_HIST_CMDS_PER_BATCH] = { NL_ATTR_NEST, 0 },
+	[VSB_A_HIST_CMD_NS] = { NL_ATTR_NEST, 0 },
+	[VSB_A_HIST_KICK_NS] = { NL_ATTR_NEST, 0 },
+	[VSB_A_STATUS] = { NL_ATTR_FIXED, 1 },
+	[VSB_A_FEATURES] = { NL_ATTR_FIXED, 8 },
+	[VSB_A_MAC] = { NL_ATTR_FIXED, MAC_LEN },
+	[VSB_A_RX_MODES] = { NL_ATTR_FIXED, 4 },
+	[VSB_A_UNI_MACS] = { NL_ATTR_NEST, 0 },
+	[VSB_A_MULTI_MACS] = { NL_ATTR_NEST, 0 },
+	[VSB_A_UNI_OVERFLOW] = { NL_ATTR_FLAG, 0 },
+	[VSB_A_MULTI_OVERFLOW] = { NL_ATTR_FLAG, 0 },
+	[VSB_A_VLANS] = { NL_ATTR_FIXED, VSB_VLAN_BYTES },
+	[VSB_A_PAIRS] = { NL_ATTR_FIXED, 2 },
+	[VSB_A_MAX_PAIRS] = { NL_ATTR_FIXED, 2 },
+	[VSB_A_OFFLOADS] = { NL_ATTR_FIXED, 8 },
+};
+
+static const struct nl_attr_policy vsb_policy = {
+	.rules = vsb_rules,
+	.max = VSB_A_MAX,
+	.pad = VSB_A_PAD,
+	.str_max = VDPA_NAME_LEN,
+};
+
+/* Last-one-wins table of the known top-level attributes. */
+struct vsb_table {
+	const struct nlattr *tb[VSB_A_MAX + 1];
+	nl_attr_set present;
+};
+
+static int parse_table(const struct nlmsghdr *nlh, struct vsb_table *t,
+		       char name[VDPA_NAME_LEN], const char **what)
+{
+	static const int required[] = { VSB_A_DEV_NAME };
+	int err;
+
+	err = nl_attr_parse(nlh, &vsb_policy, t->tb, &t->present, required,
+			    ARRAY_SIZE(required), what);
+	if (err)
+		return err;
+	snprintf(name, VDPA_NAME_LEN, "%s",
+		 mnl_attr_get_str(t->tb[VSB_A_DEV_NAME]));
+	return 0;
+}
+
+int vsb_msg_parse_dev(const struct nlmsghdr *nlh, struct vsb_dev_settings *dev,
+		      const char **what)
+{
+	struct vsb_table t;
+	int err;
+
+	*dev = (struct vsb_dev_settings){ 0 };
+	err = parse_table(nlh, &t, dev->name, what);
+	if (err)
+		return err;
+	dev->present = t.present;
+	if (t.tb[VSB_A_COMPLETION])
+		dev->completion = mnl_attr_get_u8(t.tb[VSB_A_COMPLETION]);
+	if (t.tb[VSB_A_BATCH_LIMIT])
+		dev->batch_limit = mnl_attr_get_u32(t.tb[VSB_A_BATCH_LIMIT]);
+	return 0;
+}
+
+static int stat_visit(const struct nlattr *attr, void *data, const char **what)
+{
+	struct vsb_stats *s = data;
+	uint16_t type = mnl_attr_get_type(attr);
+
+	if (type == VSB_STAT_UNSPEC || type == VSB_STAT_PAD ||
+	    type > VSB_STAT_MAX)
+		return 0;
+	if (mnl_attr_get_payload_len(attr) != sizeof(uint64_t)) {
+		*what = "statistic of the wrong size";
+		return -EBADMSG;
+	}
+	s->stat[type] = mnl_attr_get_u64(attr);
+	s->stat_present |= 1ULL << type;
+	return 0;
+}
+
+struct hist_walk {
+	uint64_t *buckets;
+	unsigned int n;
+};
+
+static int bucket_visit(const struct nlattr *attr, void *data,
+			const char **what)
+{
+	struct hist_walk *h = data;
+
+	if (mnl_attr_get_type(attr) != VSB_HIST_BUCKET)
+		return 0;
+	if (mnl_attr_get_payload_len(attr) != sizeof(uint64_t)) {
+		*what = "histogram bucket of the wrong size";
+		return -EBADMSG;
+	}
+	if (h->n == VSB_HIST_BUCKETS) {
+		*what = "too many histogram buckets";
+		return -EBADMSG;
+	}
+	h->buckets[h->n++] = mnl_attr_get_u64(attr);
+	return 0;
+}
+
+static const int hist_attr[VSB_HIST_IDS] = {
+	[VSB_HIST_ID_CMDS_PER_BATCH] = VSB_A_HIST_CMDS_PER_BATCH,
+	[VSB_HIST_ID_CMD_NS] = VSB_A_HIST_CMD_NS,
+	[VSB_HIST_ID_KICK_NS] = VSB_A_HIST_KICK_NS,
+};
+
+int vsb_msg_parse_stats(const struct nlmsghdr *nlh, struct vsb_stats *stats,
+			const char **what)
+{
+	struct vsb_table t;
+	unsigned int i;
+	int err;
+
+	*stats = (struct vsb_stats){ 0 };
+	err = parse_table(nlh, &t, stats->name, what);
+	if (err)
+		return err;
+	stats->present = t.present;
+	if (t.tb[VSB_A_STATS]) {
+		err = nl_attr_walk_nest(t.tb[VSB_A_STATS], stat_visit, stats,
+					what);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < VSB_HIST_IDS; i++) {
+		struct hist_walk h = { .buckets = stats->hist[i] };
+
+		if (!t.tb[hist_attr[i]])
+			continue;
+		err = nl_attr_walk_nest(t.tb[hist_attr[i]], bucket_visit, &h,
+					what);
+		if (err)
+			return err;
+		if (h.n != VSB_HIST_BUCKETS) {
+			*what = "too few histogram buckets";
+			return -EBADMSG;
+		}
+		stats->has_hist[i] = true;
+	}
+	return 0;
+}
+
+static int mac_visit(const struct nlattr *attr, void *data, const char **what)
+{
+	struct vsb_mac_list *list = data;
+
+	if (mnl_attr_get_type(attr) != VSB_A_MAC)
+		return 0;
+	if (mnl_attr_get_payload_len(attr) != MAC_LEN) {
+		*what = "MAC table entry of the wrong size";
+		return -EBADMSG;
+	}
+	if (list->n == VSB_MAC_ENTRIES) {
+		*what = "too many MAC table entries";
+		return -EBADMSG;
+	}
+	memcpy(list->addr[list->n++], mnl_attr_get_payload(attr), MAC_LEN);
+	return 0;
+}
+
+static int parse_mac_list(const struct nlattr *nest, bool overflow,
+			  struct vsb_mac_list *list, const char **what)
+{
+	list->overflow = overflow;
+	return nest ? nl_attr_walk_nest(nest, mac_visit, list, what) : 0;
+}
+
+int vsb_msg_parse_state(const struct nlmsghdr *nlh, struct vsb_state *state,
+			const char **what)
+{
+	const struct nlattr *const *tb;
+	struct vsb_table t;
+	int err;
+
+	*state = (struct vsb_state){ 0 };
+	err = parse_table(nlh, &t, state->name, what);
+	if (err)
+		return err;
+	tb = t.tb;
+	state->present = t.present;
+	if (tb[VSB_A_STATUS])
+		state->status = mnl_attr_get_u8(tb[VSB_A_STATUS]);
+	if (tb[VSB_A_FEATURES])
+		state->features = mnl_attr_get_u64(tb[VSB_A_FEATURES]);
+	if (tb[VSB_A_MAC])
+		memcpy(state->mac, mnl_attr_get_payload(tb[VSB_A_MAC]),
+		       MAC_LEN);
+	if (tb[VSB_A_RX_MODES])
+		state->rx_modes = mnl_attr_get_u32(tb[VSB_A_RX_MODES]);
+	if (tb[VSB_A_VLANS])
+		memcpy(state->vlans, mnl_attr_get_payload(tb[VSB_A_VLANS]),
+		       VSB_VLAN_BYTES);
+	if (tb[VSB_A_PAIRS])
+		state->pairs = mnl_attr_get_u16(tb[VSB_A_PAIRS]);
+	if (tb[VSB_A_MAX_PAIRS])
+		state->max_pairs = mnl_attr_get_u16(tb[VSB_A_MAX_PAIRS]);
+	if (tb[VSB_A_OFFLOADS])
+		state->offloads = mnl_attr_get_u64(tb[VSB_A_OFFLOADS]);
+	err = parse_mac_list(tb[VSB_A_UNI_MACS], tb[VSB_A_UNI_OVERFLOW],
+			     &state->uni, what);
+	if (!err)
+		err = parse_mac_list(tb[VSB_A_MULTI_MACS],
+				     tb[VSB_A_MULTI_OVERFLOW], &state->multi,
+				     what);
+	return err;
+}
+
+void vsb_msg_put_dev_name(struct nlmsghdr *nlh, const char *name)
+{
+	mnl_attr_put_strz(nlh, VSB_A_DEV_NAME, name);
+}
+
+void vsb_msg_put_dev_set(struct nlmsghdr *nlh, const char *name,
+			 bool has_completion, uint8_t completion,
+			 bool has_batch_limit, uint32_t batch_limit)
+{
+	vsb_msg_put_dev_name(nlh, name);
+	if (has_completion)
+		mnl_attr_put_u8(nlh, VSB_A_COMPLETION, completion);
+	if (has_batch_limit)
+		mnl_attr_put_u32(nlh, VSB_A_BATCH_LIMIT, batch_limit);
+}
+
+const char *vsb_completion_name(uint8_t completion)
+{
+	switch (completion) {
+	case VSB_COMPLETION_MODE_IMMEDIATE:
+		return "immediate";
+	case VSB_COMPLETION_MODE_BATCH:
+		return "batch";
+	}
+	return "unknown";
+}
+
+static const char *const stat_names[VSB_STAT_MAX + 1] = {
+	[VSB_STAT_KICKS] = "kicks",
+	[VSB_STAT_WORK_RUNS] = "work_runs",
+	[VSB_STAT_COMMANDS] = "commands",
+	[VSB_STAT_OK] = "ok",
+	[VSB_STAT_ERRORS] = "errors",
+	[VSB_STAT_BATCHES] = "batches",
+	[VSB_STAT_NOTIFICATIONS] = "notifications",
+	[VSB_STAT_REDUNDANT] = "redundant",
+	[VSB_STAT_FILTER_UPDATES] = "filter_updates",
+};
+
+const char *vsb_stat_name(unsigned int stat)
+{
+	return stat < ARRAY_SIZE(stat_names) ? stat_names[stat] : NULL;
+}
+
+const char *vsb_hist_name(enum vsb_hist_id id)
+{
+	static const char *const names[VSB_HIST_IDS] = {
+		[VSB_HIST_ID_CMDS_PER_BATCH] = "cmds_per_batch",
+		[VSB_HIST_ID_CMD_NS] = "cmd_ns",
+		[VSB_HIST_ID_KICK_NS] = "kick_ns",
+	};
+
+	return id < VSB_HIST_IDS ? names[id] : NULL;
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Messages of vdpa_sim_batch's own generic netlink family
+ * (kmod/uapi/vdpa_sim_batch.h): building requests and parsing replies
+ * into plain structs, as vdpa_msg.h does for the "vdpa" family. Replies
+ * are checked strictly: a truncated or wrongly sized attribute, or a
+ * missing device name, makes the whole message -EBADMSG; unknown
+ * attributes are skipped.
+ */
+#ifndef VDPACTL_VSB_MSG_H
+#define VDPACTL_VSB_MSG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <libmnl/libmnl.h>
+
+#include <vdpa_sim_batch.h>
+
+#include "lib/strparse.h"
+#include "netlink/vdpa_msg.h"
+
+/* The device's MAC filter holds this many entries over both lists. */
+#define VSB_MAC_ENTRIES 64
+#define VSB_VLAN_BYTES 512
+#define VSB_VLAN_IDS (VSB_VLAN_BYTES * 8)
+
+/* DEV_GET */
+struct vsb_dev_settings {
+	nl_attr_set present;
+	char name[VDPA_NAME_LEN];
+	uint8_t completion; /* enum vsb_genl_completion */
+	uint32_t batch_limit;
+};
+
+/* The three histograms of STATS_GET, in reply order. */
+enum vsb_hist_id {
+	VSB_HIST_ID_CMDS_PER_BATCH,
+	VSB_HIST_ID_CMD_NS,
+	VSB_HIST_ID_KICK_NS,
+	VSB_HIST_IDS,
+};
+
+struct vsb_stats {
+	nl_attr_set present;
+	char name[VDPA_NAME_LEN];
+	uint64_t stat_present; /* bit per VSB_STAT_* */
+	uint64_t stat[VSB_STAT_MAX + 1];
+	bool has_hist[VSB_HIST_IDS];
+	uint64_t hist[VSB_HIST_IDS][VSB_HIST_BUCKETS];
+};
+
+struct vsb_mac_list {
+	unsigned int n;
+	bool overflow;
+	uint8_t addr[VSB_MAC_ENTRIES][MAC_LEN];
+};
+
+/* STATE_GET */
+struct vsb_state {
+	nl_attr_set present;
+	char name[VDPA_NAME_LEN];
+	uint8_t status;
+	uint64_t features;
+	uint8_t mac[MAC_LEN];
+	uint32_t rx_modes; /* BIT(VIRTIO_NET_CTRL_RX_*) */
+	struct vsb_mac_list uni;
+	struct vsb_mac_list multi;
+	uint8_t vlans[VSB_VLAN_BYTES];
+	uint16_t pairs;
+	uint16_t max_pairs;
+	uint64_t offloads;
+};
+
+static inline bool vsb_vlan_test(const uint8_t *vlans, unsigned int vid)
+{
+	return vlans[vid / 8] & (1u << (vid % 8));
+}
+
+static inline void vsb_vlan_assign(uint8_t *vlans, unsigned int vid, bool on)
+{
+	if (on)
+		vlans[vid / 8] |= (uint8_t)(1u << (vid % 8));
+	else
+		vlans[vid / 8] &= (uint8_t) ~(1u << (vid % 8));
+}
+
+/* Request bodies; @nlh comes from nl_gen_prepare(). */
+void vsb_msg_put_dev_name(struct nlmsghdr *nlh, const char *name);
+void vsb_msg_put_dev_set(struct nlmsghdr *nlh, const char *name,
+			 bool has_completion, uint8_t completion,
+			 bool has_batch_limit, uint32_t batch_limit);
+
+/* Reply parsers: 0, or -EBADMSG with @what naming the problem. */
+int vsb_msg_parse_dev(const struct nlmsghdr *nlh, struct vsb_dev_settings *dev,
+		      const char **what);
+int vsb_msg_parse_stats(const struct nlmsghdr *nlh, struct vsb_stats *stats,
+			const char **what);
+int vsb_msg_parse_state(const struct nlmsghdr *nlh, struct vsb_state *state,
+			const char **what);
+
+/* Names for output; "bit_N"-style fallbacks are the caller's. */
+const char *vsb_completion_name(uint8_t completion);
+/* The stat's JSON/text name, NULL for a stat this tool does not know. */
+const char *vsb_stat_name(unsigned int stat);
+const char *vsb_hist_name(enum vsb_hist_id id);
+
+#endif

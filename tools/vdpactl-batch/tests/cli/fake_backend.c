@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Stand-ins for the device-facing layers (vdpa and vdpa_sim_batch
+ * netlink clients, load engine) so that test_cli runs whole command lines
+ * without a kernel. Devices: vdpa0 works and is a vdpa_sim_batch device
+ * (MAC 02:00:00:00:00:01, VLANs 1-3 and 7), vdpa2 NACKs a command of its third load, vdpa5
+ * is busy, vdpa3 has no statistics yet; any other name does not exist.
+ * vdpa_sim_batch reports EPERM for changes to "vdpa3".
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/log.h"
+#include "load/load.h"
+#include "netlink/vdpa_client.h"
+#include "netlink/vsb_client.h"
+#include "tests/cli/fake_backend.h"
+
+/* What the fake device has processed, across sessions, as vstats show. */
+static uint64_t fake_commands_done;
+
+void fake_backend_reset(void)
+{
+	fake_commands_done = 0;
+}
+
+static bool known(const char *name)
+{
+	return !strcmp(name, "vdpa0") || !strcmp(name, "vdpa2") ||
+	       !strcmp(name, "vdpa3") || !strcmp(name, "vdpa5");
+}
+
+int vdpa_client_open(struct vdpa_client *c)
+{
+	memset(c, 0, sizeof(*c));
+	return 0;
+}
+
+void vdpa_client_close(struct vdpa_client *c)
+{
+	(void)c;
+}
+
+int vdpa_client_report(const struct vdpa_client *c, int err, const char *fmt,
+		       ...)
+{
+	va_list ap;
+
+	(void)c;
+	fprintf(stderr, "%s: ", PROG_NAME);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n", strerror(-err));
+	return err;
+}
+
+int vdpa_client_mgmtdev_get(struct vdpa_client *c, const char *handle,
+			    vdpa_mgmtdev_cb cb, void *data)
+{
+	struct vdpa_mgmtdev_info info = {
+		.present = 1ULL << VDPA_ATTR_MGMTDEV_DEV_NAME |
+			   1ULL << VDPA_ATTR_MGMTDEV_SUPPORTED_CLASSES |
+			   1ULL << VDPA_ATTR_DEV_MGMTDEV_MAX_VQS,
+		.dev_name = "vdpasim_net",
+		.supported_classes = 1ULL << VIRTIO_ID_NET,
+		.max_vqs = 3,
+	};
+
+	(void)c;
+	if (handle && strcmp(handle, "vdpasim_net"))
+		return -ENODEV;
+	return cb(&info, data);
+}
+
+int vdpa_client_dev_get(struct vdpa_client *c, const char *name, vdpa_dev_cb cb,
+			void *data)
+{
+	struct vdpa_dev_info info = {
+		.present = 1ULL << VDPA_ATTR_DEV_NAME |
+			   1ULL << VDPA_ATTR_DEV_ID |
+			   1ULL << VDPA_ATTR_MGMTDEV_DEV_NAME |
+			   1ULL << VDPA_ATTR_DEV_VENDOR_ID |
+			   1ULL << VDPA_ATTR_DEV_MAX_VQS |
+			   1ULL << VDPA_ATTR_DEV_MAX_VQ_SIZE,
+		.name = "vdpa0",
+		.device_id = VIRTIO_ID_NET,
+		.max_vqs = 3,
+		.max_vq_size = 256,
+		.mgmtdev_name = "vdpasim_net",
+	};
+
+	(void)c;
+	if (name && !known(name))
+		return -ENODEV;
+	if (name)
+		snprintf(info.name, sizeof(info.name), "%s", name);
+	return cb(&info, data);
+}
+
+int vdpa_client_config_get(struct vdpa_client *c, const char *name,
+			   vdpa_config_cb cb, void *data)
+{
+	struct vdpa_dev_config cfg = {
+		.present = 1ULL << VDPA_ATTR_DEV_NAME |
+			   1ULL << VDPA_ATTR_DEV_ID |
+			   1ULL << VDPA_ATTR_DEV_NET_CFG_MACADDR |
+			   1ULL << VDPA_ATTR_DEV_NET_STATUS |
+			   1ULL << VDPA_ATTR_DEV_NET_CFG_MTU,
+		.name = "vdpa0",
+		.device_id = VIRTIO_ID_NET,
+		.mac = { 2, 0, 0, 0, 0, 0x1e },
+		.status = VIRTIO_NET_S_LINK_UP,
+		.mtu = 1500,
+	};
+
+	(void)c;
+	if (name && !known(name))
+		return -ENODEV;
+	return cb(&cfg, data);
+}
+
+int vdpa_client_vstats_get(struct vdpa_client *c, const char *name,
+			   uint32_t queue_index, struct vdpa_vstats *stats)
+{
+	(void)c;
+	if (!known(name))
+		return -ENODEV;
+	if (!strcmp(name, "vdpa3"))
+		return -EAGAIN;
+	*stats = (struct vdpa_vstats){
+		.present = 1ULL << VDPA_ATTR_DEV_NAME |
+			   1ULL << VDPA_ATTR_DEV_ID,
+		.device_id = VIRTIO_ID_NET,
+		.queue_index = queue_index,
+		.negotiated_features = 1ULL << VIRTIO_NET_F_CTRL_VQ,
+		.n = 2,
+		.entries = { { "cvq requests", fake_commands_done },
+			     { "cvq successes", fake_commands_done } },
+	};
+	snprintf(stats->dev_name, sizeof(stats->dev_name), "%s", name);
+	return 0;
+}
+
+int vdpa_client_dev_add(struct vdpa_client *c,
+			const struct vdpa_dev_new_args *args)
+{
+	(void)c;
+	return known(args->name) ? -EEXIST : 0;
+}
+
+int vdpa_client_dev_set_mac(struct vdpa_client *c, const char *name,
+			    const uint8_t mac[MAC_LEN])
+{
+	(void)c;
+	(void)mac;
+	if (!known(name))
+		return -ENODEV;
+	/* vdpa2's parent has no dev_set_attr op. */
+	return strcmp(name, "vdpa2") ? 0 : -EOPNOTSUPP;
+}
+
+int vdpa_client_dev_del(struct vdpa_client *c, const char *name)
+{
+	(void)c;
+	return known(name) ? 0 : -ENODEV;
+}
+
+static bool is_vsb(const char *name)
+{
+	return name && !strcmp(name, "vdpa0");
+}
+
+int vsb_client_open(struct vdpa_client *c)
+{
+	memset(c, 0, sizeof(*c));
+	return 0;
+}
+
+int vsb_client_dev_get(struct vdpa_client *c, const char *name, vsb_dev_cb cb,
+		       void *data)
+{
+	struct vsb_dev_settings dev = {
+		.present = 1ULL << VSB_A_DEV_NAME | 1ULL << VSB_A_COMPLETION |
+			   1ULL << VSB_A_BATCH_LIMIT,
+		.name = "vdpa0",
+		.completion = VSB_COMPLETION_MODE_BATCH,
+	};
+
+	(void)c;
+	if (name && !is_vsb(name))
+		return -ENODEV;
+	return cb(&dev, data);
+}
+
+int vsb_client_state_get(struct vdpa_client *c, const char *name,
+			 vsb_state_cb cb, void *data)
+{
+	struct vsb_state st = {
+		.present = 1ULL << VSB_A_DEV_NAME | 1ULL << VSB_A_STATUS |
+			   1ULL << VSB_A_MAC | 1ULL << VSB_A_RX_MODES |
+			   1ULL << VSB_A_VLANS | 1ULL << VSB_A_PAIRS |
+			   1ULL << VSB_A_MAX_PAIRS | 1ULL << VSB_A_OFFLOADS,
+		.name = "vdpa0",
+		.status = 0xf,
+		.mac = { 2, 0, 0, 0, 0, 1 },
+		.rx_modes = 1u << VIRTIO_NET_CTRL_RX_PROMISC,
+		.uni = { .n = 1, .addr = { { 2, 0, 0, 0xaa, 0, 1 } } },
+		.multi = { .overflow = true },
+		.vlans = { 0x8e },
+		.pairs = 1,
+		.max_pairs = 1,
+		.offloads = 1ULL << VIRTIO_NET_F_GUEST_CSUM,
+	};
+
+	(void)c;
+	if (name && !is_vsb(name))
+		return -ENODEV;
+	return cb(&st, data);
+}
+
+int vsb_client_stats_get(struct vdpa_client *c, const char *name,
+			 vsb_stats_cb cb, void *data)
+{
+	struct vsb_stats stats = {
+		.present = 1ULL << VSB_A_DEV_NAME | 1ULL << VSB_A_STATS,
+		.name = "vdpa0",
+		.stat_present = 1ULL << VSB_STAT_COMMANDS |
+				1ULL << VSB_STAT_BATCHES,
+		.has_hist = { true, true, true },
+	};
+
+	(void)c;
+	if (!is_vsb(name))
+		return -ENODEV;
+	stats.stat[VSB_STAT_COMMANDS] = 30;
+	stats.stat[VSB_STAT_BATCHES] = 1;
+	stats.hist[VSB_HIST_ID_CMDS_PER_BATCH][5] = 1; /* [16, 32) */
+	stats.hist[VSB_HIST_ID_CMD_NS][8] = 20; /* [128, 256) ns */
+	stats.hist[VSB_HIST_ID_CMD_NS][10] = 10;
+	stats.hist[VSB_HIST_ID_KICK_NS][31] = 1;
+	return cb(&stats, data);
+}
+
+int vsb_client_dev_set(struct vdpa_client *c, const char *name,
+		       bool has_completion, uint8_t completion,
+		       bool has_batch_limit, uint32_t batch_limit)
+{
+	(void)c;
+	(void)has_completion;
+	(void)has_batch_limit;
+	(void)batch_limit;
+	if (name && !strcmp(name, "vdpa3"))
+		return -EPERM;
+	if (!is_vsb(name))
+		return -ENODEV;
+	return completion <= VSB_COMPLETION_MODE_BATCH ? 0 : -EINVAL;
+}
+
+int vsb_client_stats_reset(struct vdpa_client *c, const char *name)
+{
+	(void)c;
+	if (name && !strcmp(name, "vdpa3"))
+		return -EPERM;
+	return is_vsb(name) ? 0 : -ENODEV;
+}
+
+struct load_session {
+	char name[16];
+	struct cvq_cmd *cmds; /* MAC_ADDR_SET 02:00:00:00:00:(i + 1) */
+	struct load_config cfg;
+	struct load_info info;
+	struct load_counters counters;
+};
+
+int load_session_open(struct load_session **session, const char *devname,
+		      const char *chardev, const struct load_config *cfg,
+		      int verbose)
+{
+	struct load_session *s;
+	unsigned int i;
+
+	(void)chardev;
+	(void)verbose;
+	if (!strcmp(devname, "vdpa5"))
+		return pr_errno(EBUSY, "open /dev/vhost-vdpa-5");
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->cmds = calloc(cfg->count, sizeof(*s->cmds));
+	if (!s->cmds) {
+		free(s);
+		return -ENOMEM;
+	}
+	for (i = 0; i < cfg->count; i++) {
+		const uint8_t mac[MAC_LEN] = { 2,
+					       0,
+					       0,
+					       (uint8_t)(i >> 16),
+					       (uint8_t)(i >> 8),
+					       (uint8_t)(i + 1) };
+
+		cvq_cmd_mac_addr_set(&s->cmds[i], mac);
+	}
+	snprintf(s->name, sizeof(s->name), "%s", devname);
+	s->cfg = *cfg;
+	s->info = (struct load_info){
+		.driver_features = 1ULL << VIRTIO_NET_F_CTRL_VQ,
+		.cvq_index = 2,
+		.ring_size = cfg->ring_size ? cfg->ring_size : 64,
+		.batch_max = 32,
+		.n_mix = 1,
+		.mix = { { "MAC_ADDR_SET", cfg->count } },
+		.has_last_mac = true,
+		.last_mac = "02:00:00:00:00:1e",
+	};
+	*session = s;
+	return 0;
+}
+
+const struct load_info *load_session_info(const struct load_session *s)
+{
+	return &s->info;
+}
+
+const struct load_counters *load_session_counters(const struct load_session *s)
+{
+	return &s->counters;
+}
+
+const struct cvq_cmd *load_session_commands(const struct load_session *s)
+{
+	return s->cmds;
+}
+
+int load_session_run(struct load_session *s, enum load_mode mode,
+		     uint64_t *elapsed_ns)
+{
+	return load_session_run_some(s, mode, NULL, s->cfg.count, elapsed_ns);
+}
+
+int load_session_run_some(struct load_session *s, enum load_mode mode,
+			  const unsigned int *order, unsigned int n,
+			  uint64_t *elapsed_ns)
+{
+	(void)order;
+	/* After two good loads, so a late failure keeps their samples. */
+	if (!strcmp(s->name, "vdpa2") && s->counters.loads == 2) {
+		pr_err("%s: load 3, command 1 (MAC_ADDR_SET): device acked ERR (1)",
+		       s->name);
+		return -EIO;
+	}
+	/* Parallel is a third faster, so speed-ups are easy to check. */
+	*elapsed_ns = (uint64_t)n * (mode == LOAD_MODE_SERIAL ? 4000 : 3000);
+	s->counters.loads++;
+	s->counters.commands += n;
+	fake_commands_done += n;
+	return 0;
+}
+
+void load_session_close(struct load_session *s)
+{
+	if (!s)
+		return;
+	free(s->cmds);
+	free(s);
+}

@@ -1,0 +1,773 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The whole command line, run in-process against a fake sysfs tree and
+ * fake device-facing layers: a table of argument vectors and the exit
+ * status each must give, then checks of what some of them print.
+ */
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli/vdpactl.h"
+#include "tests/cli/fake_backend.h"
+#include "tests/cli/testbed_tree.h"
+
+#define MAX_ARGS 64
+
+struct cli_case {
+	int status;
+	const char *cmdline;
+};
+
+static const struct cli_case cases[] = {
+	/* global options and objects; bare, as iproute2: usage, success */
+	{ CMD_OK, "" },
+	{ CMD_OK, "help" },
+	{ CMD_OK, "-h" },
+	{ CMD_OK, "-V" },
+	{ CMD_OK, "--version" },
+	{ CMD_USAGE, "-x" },
+	{ CMD_USAGE, "--jsonx" },
+	{ CMD_USAGE, "--ver" }, /* version or verbose */
+	{ CMD_USAGE, "frobnicate" },
+	{ CMD_USAGE, "loadx --count 1" },
+	{ CMD_USAGE, "-j" },
+	/* help at every level */
+	{ CMD_OK, "load help" },
+	{ CMD_OK, "load --help" },
+	{ CMD_OK, "load --count 30 help" },
+	{ CMD_OK, "compare help" },
+	{ CMD_OK, "dev help" },
+	{ CMD_OK, "dev add help" },
+	{ CMD_OK, "dev del help" },
+	{ CMD_OK, "dev config help" },
+	{ CMD_OK, "mgmtdev help" },
+	{ CMD_OK, "stats help" },
+	{ CMD_OK, "stats vdpa0 help" },
+	/* load: arguments */
+	{ CMD_USAGE, "load" },
+	{ CMD_USAGE, "load --dev vdpa0" },
+	{ CMD_USAGE, "load --count" },
+	{ CMD_USAGE, "load --count 0 --dev vdpa0" },
+	{ CMD_USAGE, "load --count 65537 --dev vdpa0" },
+	{ CMD_OK, "load --count 65536 --rounds 1 --dev vdpa0" },
+	{ CMD_USAGE, "load --count abc --dev vdpa0" },
+	{ CMD_USAGE, "load --count 3x --dev vdpa0" },
+	{ CMD_USAGE, "load --count -5 --dev vdpa0" },
+	{ CMD_USAGE, "load --count 30 --rounds 0 --dev vdpa0" },
+	{ CMD_USAGE, "load --count 30 --rounds 1000001 --dev vdpa0" },
+	{ CMD_USAGE, "load --count 30 --mode sideways --dev vdpa0" },
+	{ CMD_USAGE, "load --count 30 --kick twice --dev vdpa0" },
+	{ CMD_USAGE, "load --count 30 --wait nap --dev vdpa0" },
+	{ CMD_USAGE, "load --count 30 --profile nope --dev vdpa0" },
+	{ CMD_USAGE, "load --count 30 --timeout 0 --dev vdpa0" },
+	{ CMD_USAGE, "load --count 30 --timeout 600001 --dev vdpa0" },
+	{ CMD_USAGE, "load --count 30 --ring-size 48 --dev vdpa0" },
+	{ CMD_USAGE, "load --count 30 --ring-size 65536 --dev vdpa0" },
+	{ CMD_USAGE, "load --count 30 --asid=yes --dev vdpa0" },
+	{ CMD_USAGE, "load --count 30 --count 31 --dev vdpa0" },
+	{ CMD_USAGE, "load --count 30 extra --dev vdpa0" },
+	{ CMD_USAGE, "load --count 30 --bogus 1 --dev vdpa0" },
+	{ CMD_USAGE, "load --count 30 --r 5 --dev vdpa0" }, /* ambiguous */
+	{ CMD_USAGE, "load --count 30 --dev" },
+	{ CMD_OK, "load --count 30 --ro 5 --dev vdpa0" },
+	{ CMD_OK, "load --count 30 --mode par --dev vdpa0" },
+	{ CMD_OK, "load --count=30 --dev=vdpa0 --mode=parallel --kick once "
+		  "--wait call --profile qemu --asid --timeout 5 "
+		  "--ring-size 256" },
+	{ CMD_OK, "l --count 3 --dev vdpa0" },
+	{ CMD_OK, "-j load --count 30 --dev vdpa0" },
+	{ CMD_OK, "-jp -vv load --count 30 --dev vdpa0" },
+	{ CMD_OK, "--json --pretty --verbose load --count 1 --dev vdpa0" },
+	/* load: devices */
+	{ CMD_USAGE, "load --count 30" }, /* several are bound */
+	{ CMD_FAIL, "load --count 30 --dev vdpa9" },
+	{ CMD_FAIL, "load --count 30 --dev vdpa1" }, /* virtio_vdpa */
+	{ CMD_FAIL, "load --count 30 --dev vdpa4" }, /* unbound */
+	{ CMD_FAIL, "load --count 30 --dev ../vdpa0" },
+	{ CMD_FAIL, "load --count 30 --dev vdpa2" }, /* NACK */
+	{ CMD_FAIL, "load --count 30 --dev vdpa5" }, /* busy */
+	/* compare */
+	{ CMD_USAGE, "compare" },
+	{ CMD_USAGE, "compare --rounds 10" },
+	{ CMD_USAGE, "compare --count 30 --mode serial" },
+	{ CMD_OK, "compare --count 30 --rounds 10 --dev vdpa0" },
+	{ CMD_OK, "compare --count 30 --rounds 10 --dev vdpa0 --csv" },
+	{ CMD_USAGE, "-j compare --count 30 --dev vdpa0 --csv" },
+	{ CMD_FAIL, "compare --count 30 --dev vdpa0 --dev vdpa0" },
+	{ CMD_FAIL, "compare --count 30 --rounds 2" }, /* vdpa5 is busy */
+	{ CMD_FAIL, "compare --count 30 --dev vdpa0 --dev vdpa1" },
+	{ CMD_USAGE, "compare --count 30 --dev a --dev b --dev c --dev d "
+		     "--dev e --dev f --dev g --dev h --dev i --dev j "
+		     "--dev k --dev l --dev m --dev n --dev o --dev p "
+		     "--dev q" },
+	/* dev */
+	{ CMD_OK, "dev" },
+	{ CMD_OK, "dev show" },
+	{ CMD_OK, "dev list" },
+	{ CMD_OK, "dev show vdpa0" },
+	{ CMD_OK, "-j dev show vdpa0" },
+	{ CMD_FAIL, "dev show vdpa9" },
+	{ CMD_USAGE, "dev show vdpa0 vdpa2" },
+	{ CMD_USAGE, "dev frob" },
+	{ CMD_OK, "dev add name vdpa7 mgmtdev vdpasim_net mac "
+		  "02:00:00:00:00:07 mtu 1500 max_vqp 2 device_features "
+		  "0x300020000" },
+	{ CMD_OK, "dev add name vdpa7 mgmtdev pci/0000:00:03.0" },
+	{ CMD_USAGE, "dev add" },
+	{ CMD_USAGE, "dev add name vdpa7" },
+	{ CMD_USAGE, "dev add mgmtdev vdpasim_net" },
+	{ CMD_USAGE, "dev add name vdpa7 mgmtdev vdpasim_net mtu 67" },
+	{ CMD_USAGE, "dev add name vdpa7 mgmtdev vdpasim_net mtu 65536" },
+	{ CMD_USAGE, "dev add name vdpa7 mgmtdev vdpasim_net max_vqp 0" },
+	{ CMD_USAGE, "dev add name vdpa7 mgmtdev vdpasim_net mac 02:00" },
+	{ CMD_USAGE, "dev add name vdpa7 mgmtdev a/b/c" },
+	{ CMD_USAGE, "dev add name vdpa7 mgmtdev vdpasim_net color red" },
+	{ CMD_FAIL, "dev add name vdpa0 mgmtdev vdpasim_net" },
+	{ CMD_OK, "dev del vdpa0" },
+	{ CMD_USAGE, "dev del" },
+	{ CMD_USAGE, "dev del vdpa0 vdpa2" },
+	{ CMD_FAIL, "dev del vdpa9" },
+	{ CMD_OK, "dev config" },
+	{ CMD_OK, "dev config show" },
+	{ CMD_OK, "dev config show vdpa0" },
+	{ CMD_FAIL, "dev config show vdpa9" },
+	/* dev set, dev state: vdpa0 is the only vdpa_sim_batch device */
+	{ CMD_OK, "dev set help" },
+	{ CMD_OK, "dev state help" },
+	{ CMD_USAGE, "dev set" },
+	{ CMD_USAGE, "dev set vdpa0" },
+	{ CMD_USAGE, "dev set vdpa0 completion sometimes" },
+	{ CMD_USAGE, "dev set vdpa0 batch-limit x" },
+	{ CMD_USAGE, "dev set vdpa0 batch-limit 4294967296" },
+	{ CMD_USAGE, "dev set vdpa0 color red" },
+	{ CMD_OK, "dev set vdpa0 completion batch batch-limit 8" },
+	{ CMD_OK, "dev set vdpa0 batch-limit 0" },
+	{ CMD_OK, "dev set vdpa0 comp imm" },
+	{ CMD_FAIL, "dev set vdpa2 completion batch" }, /* not the module's */
+	{ CMD_FAIL, "dev set vdpa3 completion batch" }, /* EPERM */
+	/* iproute2's "dev set name DEV mac M"; the module's under its name */
+	{ CMD_OK, "dev set name vdpa0 mac 02:00:00:00:00:42" },
+	{ CMD_FAIL, "dev set name vdpa9 mac 02:00:00:00:00:42" },
+	{ CMD_FAIL,
+	  "dev set name vdpa2 mac 02:00:00:00:00:42" }, /* EOPNOTSUPP */
+	{ CMD_USAGE, "dev set name vdpa0" },
+	{ CMD_USAGE, "dev set name vdpa0 mac 02:00" },
+	{ CMD_USAGE, "dev set name vdpa0 mac 02:00:00:00:00:42 mtu 1500" },
+	{ CMD_OK, "dev batching vdpa0 completion batch batch_limit 8" },
+	{ CMD_OK, "dev batching vdpa0 completion immediate" },
+	{ CMD_OK, "dev batching vdpa0 batch_limit 0" },
+	{ CMD_OK, "dev batching vdpa0 completion batch batch-limit 8" },
+	{ CMD_OK, "dev b vdpa0 comp imm batch 4" },
+	{ CMD_USAGE, "dev batching vdpa0" },
+	{ CMD_USAGE, "dev batching vdpa0 completion sometimes" },
+	{ CMD_USAGE, "dev batching vdpa0 batch_limit 1 batch-limit 2" },
+	{ CMD_FAIL,
+	  "dev batching vdpa2 completion batch" }, /* not the module's */
+	{ CMD_OK, "dev batching help" },
+	{ CMD_OK, "dev c" }, /* config: the module's command is not "c..." */
+	{ CMD_OK, "dev state" },
+	{ CMD_OK, "dev state vdpa0" },
+	{ CMD_OK, "-j dev state vdpa0" },
+	{ CMD_OK, "dev state vdpa2" }, /* a note: not offered */
+	{ CMD_FAIL, "dev state vdpa9" },
+	{ CMD_USAGE, "dev state vdpa0 vdpa2" },
+	/* ambiguous prefixes are errors, never the first match */
+	{ CMD_USAGE, "dev s vdpa0" }, /* show, set, state */
+	{ CMD_OK, "dev sh vdpa0" },
+	{ CMD_OK, "dev l" },
+	{ CMD_USAGE,
+	  "load --count 30 --profile m --dev vdpa0" }, /* mac, mixed */
+	{ CMD_OK, "load --count 30 --profile ma --dev vdpa0" },
+	/* mgmtdev */
+	{ CMD_OK, "mgmtdev" },
+	{ CMD_OK, "mgmtdev show" },
+	{ CMD_OK, "mgmtdev show vdpasim_net" },
+	{ CMD_FAIL, "mgmtdev show nosuch" },
+	{ CMD_USAGE, "mgmtdev show a b" },
+	/* stats */
+	{ CMD_USAGE, "stats" },
+	{ CMD_OK, "stats vdpa0" },
+	{ CMD_OK, "stats vdpa0 qidx 2" },
+	{ CMD_USAGE, "stats vdpa0 qidx x" },
+	{ CMD_USAGE, "stats vdpa0 qidx 65537" },
+	{ CMD_USAGE, "stats vdpa0 frob 1" },
+	{ CMD_FAIL, "stats vdpa9" },
+	{ CMD_FAIL, "stats vdpa3" }, /* features not negotiated */
+	{ CMD_OK, "stats vdpa0 --reset" },
+	{ CMD_OK, "stats vdpa0 qidx 2 --reset" },
+	{ CMD_OK, "-j stats vdpa0" },
+	{ CMD_OK, "stats vdpa2 --reset" }, /* a note: not offered */
+	{ CMD_FAIL, "stats vdpa3 --reset" }, /* EPERM */
+	/* one option style: keywords, "--reset" kept as the old spelling */
+	{ CMD_OK, "stats vdpa0 reset" },
+	{ CMD_OK, "stats vdpa0 qidx 2 reset" },
+	{ CMD_OK, "stats vdpa0 res" },
+	{ CMD_FAIL, "stats vdpa3 reset" }, /* EPERM */
+	{ CMD_USAGE, "stats vdpa0 reset reset" },
+	{ CMD_USAGE, "stats vdpa0 --rest" },
+	/* inject: a deviation (4) is not a failure to run the case (1) */
+	{ CMD_OK, "inject list" },
+	{ CMD_OK, "inject help" },
+	{ 3, "inject next-loop --dev vdpa0" }, /* does not apply */
+	{ 4, "inject next-loop --dev vdpa2" }, /* the device deviated */
+	{ CMD_FAIL, "inject next-loop --dev vdpa5" }, /* the run failed */
+	{ CMD_FAIL, "inject next-loop --dev vdpa9" },
+	{ CMD_USAGE, "inject no-such-case --dev vdpa0" },
+	/* load: skip-unchanged and trace */
+	{ CMD_OK, "load --count 30 --rounds 3 --dev vdpa0 --skip-unchanged" },
+	{ CMD_OK, "load --count 30 --rounds 3 --dev vdpa0 --skip --trace" },
+	{ CMD_OK, "-j load --count 1 --rounds 3 --dev vdpa0 --skip-unchanged" },
+	{ CMD_USAGE, "load --count 3 --dev vdpa0 --trace=yes" },
+};
+
+static int setup(void **state)
+{
+	struct fake_tree *t = fake_tree_create();
+
+	fake_tree_add(t, "vdpa0", "vhost_vdpa", 0);
+	fake_tree_add(t, "vdpa1", "virtio_vdpa", -1);
+	fake_tree_add(t, "vdpa2", "vhost_vdpa", 2);
+	fake_tree_add(t, "vdpa4", NULL, -1);
+	fake_tree_add(t, "vdpa5", "vhost_vdpa", 5);
+	*state = t;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fake_tree_destroy(*state);
+	return 0;
+}
+
+/* Points stderr at a fresh temporary file; returns what to restore. */
+static int stderr_capture(FILE **f)
+{
+	int saved;
+
+	*f = tmpfile();
+	assert_non_null(*f);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	assert_true(saved >= 0);
+	dup2(fileno(*f), STDERR_FILENO);
+	return saved;
+}
+
+/* Restores stderr; what was written to @f is in *text (caller frees). */
+static void stderr_collect(int saved, FILE *f, char **text)
+{
+	long len;
+
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	len = ftell(f);
+	assert_true(len >= 0);
+	*text = calloc(1, (size_t)len + 1);
+	assert_non_null(*text);
+	rewind(f);
+	assert_int_equal(fread(*text, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+}
+
+/*
+ * Runs @cmdline (words split on spaces) and returns its exit status; what
+ * it printed on stdout is in *out and, if @err is not NULL, what it
+ * printed on stderr in *err (caller frees both). Otherwise stderr is
+ * discarded unless VDPACTL_TEST_STDERR is set.
+ */
+static int run_cli_io(const struct fake_tree *t, const char *cmdline,
+		      char **out, char **err)
+{
+	char *words = strdup(cmdline), *argv[MAX_ARGS], *save = NULL, *w;
+	int argc = 0, status, saved_stderr;
+	struct vdpactl ctx;
+	FILE *f, *errf = NULL;
+	size_t len;
+
+	assert_non_null(words);
+	for (w = strtok_r(words, " ", &save); w && argc < MAX_ARGS;
+	     w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	f = open_memstream(out, &len);
+	assert_non_null(f);
+	saved_stderr = err ? stderr_capture(&errf) : stderr_mute();
+
+	fake_backend_reset();
+	vdpactl_init(&ctx);
+	ctx.roots = t->roots;
+	ctx.out.f = f;
+	status = vdpactl_run(&ctx, argc, argv);
+	vdpactl_fini(&ctx);
+
+	if (err)
+		stderr_collect(saved_stderr, errf, err);
+	else
+		stderr_restore(saved_stderr);
+	fclose(f);
+	free(words);
+	return status;
+}
+
+static int run_cli(const struct fake_tree *t, const char *cmdline, char **out)
+{
+	return run_cli_io(t, cmdline, out, NULL);
+}
+
+static void exit_statuses(void **state)
+{
+	unsigned int i, failures = 0;
+	char *out;
+	int status;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		status = run_cli(*state, cases[i].cmdline, &out);
+		free(out);
+		if (status != cases[i].status) {
+			print_error("\"%s\": exit status %d, want %d\n",
+				    cases[i].cmdline, status, cases[i].status);
+			failures++;
+		}
+	}
+	assert_int_equal(failures, 0);
+}
+
+static void expect_contains(const char *text, const char *want)
+{
+	if (!strstr(text, want))
+		fail_msg("output lacks \"%s\":\n%s", want, text);
+}
+
+/* Bare commands print their usage, as iproute2's vdpa does. */
+static void bare_commands_print_usage(void **state)
+{
+	char *out, *err;
+
+	assert_int_equal(run_cli_io(*state, "", &out, &err), CMD_OK);
+	expect_contains(err, "Usage: vdpactl-batch [ OPTIONS ] OBJECT");
+	assert_string_equal(out, "");
+	free(out);
+	free(err);
+
+	/* "vdpa mgmtdev" prints its help, not the list. */
+	assert_int_equal(run_cli_io(*state, "mgmtdev", &out, &err), CMD_OK);
+	expect_contains(err, "Usage: vdpactl-batch mgmtdev");
+	expect_contains(err, "mgmtdev help");
+	assert_string_equal(out, "");
+	free(out);
+	free(err);
+}
+
+/* An ambiguous abbreviation names every candidate. */
+static void ambiguous_prefixes_list_candidates(void **state)
+{
+	char *out, *err;
+
+	assert_int_equal(run_cli_io(*state, "dev s vdpa0", &out, &err),
+			 CMD_USAGE);
+	expect_contains(err, "command \"s\" is ambiguous: show, set, state");
+	assert_string_equal(out, "");
+	free(out);
+	free(err);
+
+	assert_int_equal(run_cli_io(*state, "load --count 30 --r 5 --dev vdpa0",
+				    &out, &err),
+			 CMD_USAGE);
+	expect_contains(err, "ambiguous option \"--r\": --rounds, --ring-size");
+	free(out);
+	free(err);
+
+	assert_int_equal(run_cli_io(*state,
+				    "load --count 3 --profile m --dev vdpa0",
+				    &out, &err),
+			 CMD_USAGE);
+	expect_contains(err, "--profile \"m\" is ambiguous: mac, mixed");
+	free(out);
+	free(err);
+}
+
+static void load_reports_timings_and_counters(void **state)
+{
+	char *out;
+
+	assert_int_equal(run_cli(*state,
+				 "-j load --count 30 --rounds 1000 --dev vdpa0",
+				 &out),
+			 CMD_OK);
+	expect_contains(out,
+			"{\"load\":{\"vdpa0\":{\"mgmtdev\":\"vdpasim_net\"");
+	expect_contains(out, "\"count\":30,\"rounds\":1000");
+	expect_contains(out, "\"total_commands\":30000");
+	expect_contains(out, "\"per_command_us\":{\"min\":4.000,"
+			     "\"median\":4.000,\"p99\":4.000,\"max\":4.000");
+	expect_contains(out, "\"delta\":{\"cvq requests\":30000,"
+			     "\"cvq successes\":30000}");
+	expect_contains(out, "\"last_mac\":\"02:00:00:00:00:1e\"");
+	free(out);
+
+	assert_int_equal(run_cli(*state,
+				 "load --count 30 --rounds 10 --dev "
+				 "vdpa0 --mode parallel",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "vdpa0: mgmtdev vdpasim_net chardev ");
+	expect_contains(out, "mode parallel");
+	expect_contains(out, "\n    cvq requests 0 -> 300 (+300)");
+	free(out);
+}
+
+/* A load failing after others keeps their samples and says what failed. */
+static void late_failure_keeps_samples(void **state)
+{
+	char *out;
+
+	assert_int_equal(run_cli(*state,
+				 "-j load --count 30 --rounds 10 --dev vdpa2",
+				 &out),
+			 CMD_FAIL);
+	expect_contains(out, "\"total_commands\":60,");
+	expect_contains(out, "\"per_load_us\":{\"min\":120.000,");
+	expect_contains(out, "\"failed\":{\"after_loads\":2,\"of\":10,"
+			     "\"error\":\"vdpa2: load 3, command 1 "
+			     "(MAC_ADDR_SET): device acked ERR (1)\"}");
+	free(out);
+
+	assert_int_equal(run_cli(*state,
+				 "load --count 30 --rounds 10 --dev vdpa2",
+				 &out),
+			 CMD_FAIL);
+	expect_contains(out, "\n  failed after 2 loads of 10: vdpa2: load 3");
+	free(out);
+
+	/* compare: vdpa2's third load is the serial one of round 2. */
+	assert_int_equal(
+		run_cli(*state, "-j compare --count 30 --rounds 10 --dev vdpa2",
+			&out),
+		CMD_FAIL);
+	expect_contains(out, "\"mode\":\"serial\",\"total_us\":120.000");
+	expect_contains(out, "\"failed\":{\"after_rounds\":1,\"of\":10,"
+			     "\"error\":\"vdpa2: load 3, command 1");
+	free(out);
+}
+
+#ifndef TOOL_SRC_DIR
+#error "TOOL_SRC_DIR must name the tool's source directory"
+#endif
+#define MAN_PAGE TOOL_SRC_DIR "/../../Documentation/vdpactl-batch.8.rst"
+
+/* The man page's OUTPUT section (caller frees). */
+static char *man_output_section(void)
+{
+	char *text, *start, *end;
+	long len;
+	FILE *f = fopen(MAN_PAGE, "r");
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)len + 1);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	start = strstr(text, "\nOUTPUT\n======\n");
+	assert_non_null(start);
+	end = strstr(start + 1, "\nEXIT STATUS\n");
+	assert_non_null(end);
+	*end = '\0';
+	memmove(text, start, strlen(start) + 1);
+	return text;
+}
+
+/*
+ * Objects whose keys are data, not names the man page can list: command
+ * names, vendor counters by name, and the state "dev state" documents.
+ */
+static bool keys_are_data(const char *key)
+{
+	static const char *const data[] = { "commands", "before", "after",
+					    "delta",	"state",  NULL };
+	unsigned int i;
+
+	for (i = 0; data[i]; i++)
+		if (!strcmp(key, data[i]))
+			return true;
+	return false;
+}
+
+/* A device name, as in {"load": {"vdpa0": ...}}: its value is checked. */
+static bool key_is_device(const char *key)
+{
+	return !strncmp(key, "vdpa", 4) && key[4] >= '0' && key[4] <= '9';
+}
+
+/*
+ * Each key of the JSON @json that is a name (not data) must be in @man
+ * as **key**; returns how many are not, printing them.
+ */
+static unsigned int undocumented_keys(const char *json, const char *man,
+				      bool quiet)
+{
+	int depth = 0, skip_depth = -1;
+	unsigned int missing = 0;
+	const char *p = json, *q;
+	char key[64], marked[80];
+
+	for (; *p; p++) {
+		if (*p == '{' || *p == '[')
+			depth++;
+		else if ((*p == '}' || *p == ']') && --depth == skip_depth)
+			skip_depth = -1; /* the data object ended */
+		if (*p != '"')
+			continue;
+		for (q = p + 1; *q && *q != '"'; q++)
+			if (*q == '\\' && q[1])
+				q++;
+		if (!*q)
+			break;
+		if (q[1] != ':') {
+			p = q;
+			continue;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)(q - p - 1), p + 1);
+		p = q;
+		if (skip_depth >= 0 && depth > skip_depth)
+			continue;
+		if (key_is_device(key))
+			continue;
+		if (keys_are_data(key)) {
+			if (q[2] == '{' || q[2] == '[')
+				skip_depth = depth;
+			continue;
+		}
+		snprintf(marked, sizeof(marked), "**%s**", key);
+		if (!strstr(man, marked)) {
+			if (!quiet)
+				print_error("OUTPUT lacks the key \"%s\"\n",
+					    key);
+			missing++;
+		}
+	}
+	return missing;
+}
+
+/* The man page's OUTPUT section names every key the tool prints. */
+static void man_page_lists_every_json_key(void **state)
+{
+	static const char *const cmdlines[] = {
+		"-j load --count 30 --rounds 3 --dev vdpa0 --skip-unchanged",
+		"-j load --count 30 --rounds 3 --dev vdpa0 --trace",
+		"-j load --count 30 --rounds 10 --dev vdpa2",
+		"-j compare --count 30 --rounds 10 --dev vdpa0",
+		"-j compare --count 30 --rounds 10 --dev vdpa2",
+		"-j inject next-loop --dev vdpa0",
+		"-j inject next-loop --dev vdpa2",
+		"-j inject list",
+	};
+	char *man = man_output_section(), *out;
+	unsigned int i, missing = 0;
+
+	/* The check must be able to fail. */
+	assert_int_equal(undocumented_keys("{\"no_such_key\":1}", man, true),
+			 1);
+	assert_int_equal(
+		undocumented_keys("{\"delta\":{\"x y\":1}}", man, true), 0);
+	for (i = 0; i < sizeof(cmdlines) / sizeof(cmdlines[0]); i++) {
+		run_cli(*state, cmdlines[i], &out);
+		assert_true(out[0] == '{' || out[0] == '[');
+		missing += undocumented_keys(out, man, false);
+		free(out);
+	}
+	free(man);
+	assert_int_equal(missing, 0);
+}
+
+static void compare_table_csv_and_json(void **state)
+{
+	char *out;
+
+	assert_int_equal(run_cli(*state,
+				 "compare --count 30 --rounds 10 --dev vdpa0",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "DEVICE     MGMTDEV          MODE");
+	expect_contains(out, "vdpa0      vdpasim_net      serial");
+	expect_contains(out, "1.00\n");
+	expect_contains(out, "1.33\n");
+	free(out);
+
+	assert_int_equal(run_cli(*state,
+				 "compare --count 30 --rounds 10 --dev vdpa0 "
+				 "--csv",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "device,mgmtdev,mode,kick,wait,profile,count,");
+	expect_contains(out, "vdpa0,vdpasim_net,parallel,each,poll,mac,30,10,"
+			     "900.000,3.000,3.000,3.000,1.333\n");
+	free(out);
+
+	assert_int_equal(run_cli(*state,
+				 "-j compare --count 30 --rounds 10 --dev "
+				 "vdpa0",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "\"results\":[{\"device\":\"vdpa0\"");
+	expect_contains(out, "\"mode\":\"serial\",\"total_us\":1200.000");
+	expect_contains(out, "\"speedup\":1.333}]");
+	/* The same counters as load, per device and mode. */
+	expect_contains(out, "\"p99_us_per_command\":4.000,"
+			     "\"total_commands\":300,\"batches\":");
+	expect_contains(out, "\"vstats\":{\"queue_index\":2,\"delta\":"
+			     "{\"cvq requests\":300,\"cvq successes\":300}}");
+	free(out);
+
+	assert_int_equal(run_cli(*state,
+				 "compare --count 30 --rounds 10 --dev vdpa0",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "vdpa0 parallel: commands 300 batches ");
+	expect_contains(out, " vstats cvq requests +300, cvq successes +300\n");
+	free(out);
+}
+
+static void iproute2_shaped_output(void **state)
+{
+	char *out;
+
+	assert_int_equal(run_cli(*state, "dev show vdpa0", &out), CMD_OK);
+	assert_string_equal(out, "vdpa0: type network mgmtdev vdpasim_net "
+				 "vendor_id 0 max_vqs 3 max_vq_size 256\n");
+	free(out);
+	assert_int_equal(run_cli(*state, "-j dev show vdpa0", &out), CMD_OK);
+	assert_string_equal(out, "{\"dev\":{\"vdpa0\":{\"type\":\"network\","
+				 "\"mgmtdev\":\"vdpasim_net\",\"vendor_id\":0,"
+				 "\"max_vqs\":3,\"max_vq_size\":256}}}\n");
+	free(out);
+	assert_int_equal(run_cli(*state, "dev config show vdpa0", &out),
+			 CMD_OK);
+	assert_string_equal(out, "vdpa0: mac 02:00:00:00:00:1e link up "
+				 "link_announce false mtu 1500 \n");
+	free(out);
+	assert_int_equal(run_cli(*state, "stats vdpa2", &out), CMD_OK);
+	assert_string_equal(out, "vdpa2: queue_type control_vq cvq requests 0 "
+				 "cvq successes 0 \n");
+	free(out);
+	assert_int_equal(run_cli(*state, "mgmtdev show", &out), CMD_OK);
+	assert_string_equal(out, "vdpasim_net: \n  supported_classes net\n"
+				 "  max_supported_vqs 3\n");
+	free(out);
+	assert_int_equal(run_cli(*state, "-V", &out), CMD_OK);
+	assert_string_equal(out, "vdpactl-batch " VDPACTL_VERSION "\n");
+	free(out);
+}
+
+static void module_state_and_stats(void **state)
+{
+	char *out;
+
+	assert_int_equal(run_cli(*state, "-j dev state vdpa0", &out), CMD_OK);
+	expect_contains(out, "{\"state\":{\"vdpa0\":{\"completion\":"
+			     "\"batch\",\"batch_limit\":0,\"status\":15,"
+			     "\"status_bits\":[\"ACKNOWLEDGE\",\"DRIVER\","
+			     "\"FEATURES_OK\",\"DRIVER_OK\"],"
+			     "\"mac\":\"02:00:00:00:00:01\","
+			     "\"rx_modes\":[\"promisc\"],"
+			     "\"uni_macs\":[\"02:00:00:aa:00:01\"],"
+			     "\"uni_overflow\":false,\"multi_macs\":[],"
+			     "\"multi_overflow\":true,\"vlans\":[1,2,3,7],"
+			     "\"pairs\":1,\"max_pairs\":1,"
+			     "\"offloads\":[\"GUEST_CSUM\"]}}}\n");
+	free(out);
+	assert_int_equal(run_cli(*state, "dev state vdpa0", &out), CMD_OK);
+	expect_contains(out, "vdpa0: completion batch batch_limit 0 status "
+			     "0x0f ACKNOWLEDGE DRIVER FEATURES_OK DRIVER_OK\n"
+			     "  mac 02:00:00:00:00:01 rx_modes promisc\n"
+			     "  uni_macs 02:00:00:aa:00:01 overflow false\n"
+			     "  multi_macs overflow true\n"
+			     "  vlans 4: 1-3 7\n  pairs 1 max_pairs 1\n"
+			     "  offloads GUEST_CSUM\n");
+	free(out);
+	assert_int_equal(run_cli(*state, "stats vdpa0", &out), CMD_OK);
+	expect_contains(out, "vdpa0: module commands 30 batches 1 \n"
+			     "  cmds_per_batch total 1\n"
+			     "    [16, 32)                                1 "
+			     "########################################\n"
+			     "  cmd_ns total 30\n"
+			     "    [128, 256) ns                          20 "
+			     "########################################\n"
+			     "    [256, 512) ns                           0 \n"
+			     "    [512, 1024) ns                         10 "
+			     "####################\n"
+			     "  kick_ns total 1\n"
+			     "    [1073741824, inf) ns                    1 ");
+	free(out);
+	assert_int_equal(run_cli(*state, "-j stats vdpa0", &out), CMD_OK);
+	expect_contains(out, "\"module\":{\"vdpa0\":{\"counters\":"
+			     "{\"commands\":30,\"batches\":1},"
+			     "\"histograms\":{\"cmds_per_batch\":"
+			     "{\"unit\":\"commands\",\"total\":1,"
+			     "\"lower_bounds\":[0,1,2,4,8,16,32,");
+	expect_contains(out, ",1073741824],\"counts\":[0,0,0,0,0,1,0,");
+	expect_contains(out, "{\"vstats\":{\"vdpa0\":{\"queue_type\"");
+	free(out);
+}
+
+static void load_skips_unchanged_state(void **state)
+{
+	char *out;
+
+	/* Load 1 skips the MAC already set; later loads change it twice. */
+	assert_int_equal(run_cli(*state,
+				 "-j load --count 2 --rounds 3 --dev vdpa0 "
+				 "--skip-unchanged",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "\"total_commands\":5,");
+	expect_contains(out, "\"skip_unchanged\":{\"source\":\"state\","
+			     "\"sent\":5,\"skipped\":1,\"skipped_per_load\":"
+			     "{\"first\":1,\"min\":0,\"max\":1},"
+			     "\"empty_loads\":0,\"timed_loads\":3}");
+	expect_contains(out, "\"state\":{\"status\":15,");
+	free(out);
+	/* Nothing to send: no load is run or timed. */
+	assert_int_equal(run_cli(*state,
+				 "load --count 1 --rounds 3 --dev vdpa0 "
+				 "--skip-unchanged",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "total_commands 0 total_us 0.000");
+	expect_contains(out, "skip_unchanged source state sent 0 skipped 3");
+	expect_contains(out, "empty_loads 3 (nothing to send: not run, not "
+			     "timed) timed_loads 0");
+	expect_contains(out, "\n  state mac 02:00:00:00:00:01 rx_modes promisc"
+			     " uni 1 multi 0+overflow vlans 4 pairs 1/1"
+			     " offloads 0x2");
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(exit_statuses),
+		cmocka_unit_test(bare_commands_print_usage),
+		cmocka_unit_test(ambiguous_prefixes_list_candidates),
+		cmocka_unit_test(load_reports_timings_and_counters),
+		cmocka_unit_test(late_failure_keeps_samples),
+		cmocka_unit_test(man_page_lists_every_json_key),
+		cmocka_unit_test(compare_table_csv_and_json),
+		cmocka_unit_test(iproute2_shaped_output),
+		cmocka_unit_test(module_state_and_stats),
+		cmocka_unit_test(load_skips_unchanged_state),
+	};
+
+	return cmocka_run_group_tests_name("cli", tests, setup, teardown);
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A throw-away sysfs and /dev tree shaped like the vdpa bus, for the tests
+ * of device discovery and of the command line.
+ */
+#ifndef VDPACTL_TESTBED_TREE_H
+#define VDPACTL_TESTBED_TREE_H
+
+#include "cli/sysfs_dev.h"
+
+struct fake_tree {
+	char root[64];
+	char sys[VDPA_PATH_LEN];
+	char dev[VDPA_PATH_LEN];
+	struct sysfs_roots roots;
+	int saved_stderr; /* for a test group that mutes stderr */
+};
+
+struct fake_tree *fake_tree_create(void);
+
+/*
+ * Adds device @name bound to @driver (NULL: unbound); with vhost_vdpa,
+ * @minor >= 0 gives it a vhost-vdpa-<minor> child and /dev node.
+ */
+void fake_tree_add(struct fake_tree *t, const char *name, const char *driver,
+		   int minor);
+
+void fake_tree_destroy(struct fake_tree *t);
+
+/*
+ * Sends stderr to /dev/null (the messages the code under test prints on
+ * purpose) unless VDPACTL_TEST_STDERR is set; returns what to restore.
+ */
+int stderr_mute(void);
+void stderr_restore(int saved);
+
+#endif

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The skip-unchanged planner: which commands of a load change the state
+ * the device reported, and that the model keeps up across loads.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/compat.h"
+#include "lib/util.h"
+#include "load/ctrl_model.h"
+#include "load/profile.h"
+
+#define MAX_CMDS 4200
+
+static struct cvq_cmd cmds[MAX_CMDS];
+static unsigned int order[MAX_CMDS];
+
+/* A device just after reset: as vdpa_sim_batch reports it. */
+static void fresh_state(struct vsb_state *st)
+{
+	*st = (struct vsb_state){
+		.present = 1ULL << VSB_A_DEV_NAME | 1ULL << VSB_A_MAC |
+			   1ULL << VSB_A_RX_MODES | 1ULL << VSB_A_VLANS |
+			   1ULL << VSB_A_PAIRS | 1ULL << VSB_A_MAX_PAIRS |
+			   1ULL << VSB_A_OFFLOADS,
+		.mac = { 2, 0, 0, 0, 0, 0x10 },
+		.rx_modes = 1u << VIRTIO_NET_CTRL_RX_PROMISC,
+		.pairs = 1,
+		.max_pairs = 1,
+		.offloads = 1ULL << VIRTIO_NET_F_GUEST_CSUM |
+			    1ULL << VIRTIO_NET_F_GUEST_TSO4,
+	};
+}
+
+static void unknown_state_sends_everything_once(void **state)
+{
+	static const uint8_t mac[MAC_LEN] = { 2, 0, 0, 0, 0, 1 };
+	struct ctrl_model m;
+
+	(void)state;
+	ctrl_model_init(&m);
+	cvq_cmd_vlan(&cmds[0], true, 5);
+	cvq_cmd_mq_pairs(&cmds[1], 1);
+	cvq_cmd_rx_mode(&cmds[2], VIRTIO_NET_CTRL_RX_ALLMULTI, false);
+	cvq_cmd_mac_addr_set(&cmds[3], mac);
+	cvq_cmd_guest_offloads(&cmds[4], 0);
+	assert_int_equal(ctrl_model_plan(&m, cmds, 5, order), 5);
+	assert_int_equal(ctrl_model_plan(&m, cmds, 5, order), 0);
+	/* Announce acks are events, never state: always sent. */
+	cmds[5] = (struct cvq_cmd){ .class = VIRTIO_NET_CTRL_ANNOUNCE,
+				    .cmd = VIRTIO_NET_CTRL_ANNOUNCE_ACK };
+	assert_int_equal(ctrl_model_plan(&m, cmds, 6, order), 1);
+	assert_int_equal(order[0], 5);
+}
+
+static void config_mac_only(void **state)
+{
+	static const uint8_t same[MAC_LEN] = { 2, 0, 0, 0, 0, 0x10 };
+	static const uint8_t other[MAC_LEN] = { 2, 0, 0, 0, 0, 0x11 };
+	struct ctrl_model m;
+
+	(void)state;
+	ctrl_model_init(&m);
+	ctrl_model_set_mac(&m, same);
+	cvq_cmd_mac_addr_set(&cmds[0], same);
+	cvq_cmd_mac_addr_set(&cmds[1], other);
+	cvq_cmd_mac_addr_set(&cmds[2], other);
+	cvq_cmd_mac_addr_set(&cmds[3], same);
+	cvq_cmd_rx_mode(&cmds[4], VIRTIO_NET_CTRL_RX_PROMISC, true);
+	assert_int_equal(ctrl_model_plan(&m, cmds, 5, order), 3);
+	assert_int_equal(order[0], 1);
+	assert_int_equal(order[1], 3);
+	assert_int_equal(order[2], 4); /* RX modes unknown: sent */
+}
+
+static void state_decides_each_class(void **state)
+{
+	static const uint8_t uni[][MAC_LEN] = { { 2, 0, 0, 0xaa, 0, 1 } };
+	struct vsb_state st;
+	struct ctrl_model m;
+
+	(void)state;
+	fresh_state(&st);
+	ctrl_model_init(&m);
+	ctrl_model_set_state(&m, &st);
+	/* Defaults: nothing changes. */
+	cvq_cmd_rx_mode(&cmds[0], VIRTIO_NET_CTRL_RX_PROMISC, true);
+	cvq_cmd_rx_mode(&cmds[1], VIRTIO_NET_CTRL_RX_ALLMULTI, false);
+	cvq_cmd_mq_pairs(&cmds[2], 1);
+	cvq_cmd_guest_offloads(&cmds[3], st.offloads);
+	cvq_cmd_vlan(&cmds[4], false, 9);
+	cvq_cmd_mac_table_set(&cmds[5], NULL, 0, NULL, 0);
+	cvq_cmd_mac_addr_set(&cmds[6], st.mac);
+	assert_int_equal(ctrl_model_plan(&m, cmds, 7, order), 0);
+	/* Changes: each sent once, then in place. */
+	cvq_cmd_rx_mode(&cmds[0], VIRTIO_NET_CTRL_RX_PROMISC, false);
+	cvq_cmd_vlan(&cmds[1], true, 9);
+	cvq_cmd_mac_table_set(&cmds[2], uni, 1, NULL, 0);
+	cvq_cmd_guest_offloads(&cmds[3], 0);
+	cvq_cmd_vlan(&cmds[4], true, 9); /* already added by cmds[1] */
+	assert_int_equal(ctrl_model_plan(&m, cmds, 5, order), 4);
+	assert_int_equal(order[3], 3);
+	assert_int_equal(ctrl_model_plan(&m, cmds, 5, order), 0);
+	assert_true(vsb_vlan_test(m.vlans, 9));
+	assert_int_equal(m.uni.n, 1);
+}
+
+static void mac_table_overflow_rules(void **state)
+{
+	struct ctrl_model m;
+	struct vsb_state st;
+	struct cvq_cmd *c = &cmds[0];
+	uint32_t n = 65;
+
+	(void)state;
+	fresh_state(&st);
+	ctrl_model_init(&m);
+	ctrl_model_set_state(&m, &st);
+	/* 65 unicast entries overflow: the list is empty, flagged. */
+	*c = (struct cvq_cmd){ .class = VIRTIO_NET_CTRL_MAC,
+			       .cmd = VIRTIO_NET_CTRL_MAC_TABLE_SET };
+	memcpy(c->data, &n, 4); /* host order is little-endian here */
+	c->data_len = 4;
+	/* Too short for its count: the device says ERR; always sent. */
+	assert_true(ctrl_model_apply(&m, c));
+	assert_false(m.uni.overflow);
+	st.uni.overflow = true;
+	ctrl_model_set_state(&m, &st);
+	cvq_cmd_mac_table_set(&cmds[1], NULL, 0, NULL, 0);
+	assert_true(ctrl_model_apply(&m, &cmds[1]));
+	assert_false(m.uni.overflow);
+}
+
+static void qemu_profile_rounds(void **state)
+{
+	struct profile_env env = {
+		.features = BIT_ULL(VIRTIO_NET_F_CTRL_MAC_ADDR) |
+			    BIT_ULL(VIRTIO_NET_F_CTRL_RX) |
+			    BIT_ULL(VIRTIO_NET_F_CTRL_RX_EXTRA) |
+			    BIT_ULL(VIRTIO_NET_F_CTRL_VLAN) |
+			    BIT_ULL(VIRTIO_NET_F_CTRL_GUEST_OFFLOADS) |
+			    BIT_ULL(VIRTIO_NET_F_GUEST_CSUM) |
+			    BIT_ULL(VIRTIO_NET_F_GUEST_TSO4),
+		.max_vqp = 1,
+	};
+	char note[PROFILE_NOTE_LEN];
+	unsigned int count = 6 + 4095, sent;
+	struct vsb_state st;
+	struct ctrl_model m;
+
+	(void)state;
+	assert_int_equal(
+		profile_build(LOAD_PROFILE_QEMU, count, &env, cmds, note), 0);
+	fresh_state(&st);
+	ctrl_model_init(&m);
+	ctrl_model_set_state(&m, &st);
+	sent = ctrl_model_plan(&m, cmds, count, order);
+	/*
+	 * Six set-up commands (no MQ_VQ_PAIRS_SET: MQ is not negotiated),
+	 * each changing something: the MAC differs, the table is new,
+	 * offloads drop TSO4, promisc goes off, allmulti and alluni come on.
+	 * Then 4095 VLAN_ADDs: the last wraps around to VLAN 1, already on.
+	 */
+	assert_int_equal(sent, count - 1);
+	assert_int_equal(order[sent - 1], count - 2);
+	assert_int_equal(ctrl_model_plan(&m, cmds, count, order), 0);
+	assert_int_equal(m.offloads, BIT_ULL(VIRTIO_NET_F_GUEST_CSUM));
+	assert_int_equal(m.rx_modes, 1u << VIRTIO_NET_CTRL_RX_ALLMULTI |
+					     1u << VIRTIO_NET_CTRL_RX_ALLUNI);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(unknown_state_sends_everything_once),
+		cmocka_unit_test(config_mac_only),
+		cmocka_unit_test(state_decides_each_class),
+		cmocka_unit_test(mac_table_overflow_rules),
+		cmocka_unit_test(qemu_profile_rounds),
+	};
+
+	return cmocka_run_group_tests_name("ctrl_model", tests, NULL, NULL);
+}

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The load engine (load/load.c) against the fake device: what a load
+ * sends and counts in each mode, and how it stops on a NACK, a bad used
+ * entry, a silent device or one that needs a reset.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "lib/compat.h"
+#include "load/load.h"
+#include "tests/lib/fake_device.h"
+
+#define COUNT 30
+#define ROUNDS 5
+
+static struct load_config config(enum load_mode mode, enum load_kick kick,
+				 enum load_wait wait)
+{
+	return (struct load_config){
+		.count = COUNT,
+		.rounds = ROUNDS,
+		.timeout_ms = 2000,
+		.mode = mode,
+		.kick = kick,
+		.wait = wait,
+		.profile = LOAD_PROFILE_MAC,
+	};
+}
+
+static struct load_session *open_session(const struct load_config *cfg)
+{
+	struct load_session *s = NULL;
+
+	assert_int_equal(load_session_open(&s, "fake0", "/dev/fake", cfg, 0),
+			 0);
+	assert_non_null(s);
+	return s;
+}
+
+/* Runs @cfg->rounds loads; returns the first error. */
+static int run_rounds(struct load_session *s, const struct load_config *cfg)
+{
+	unsigned int i;
+	uint64_t ns;
+	int err;
+
+	for (i = 0; i < cfg->rounds; i++) {
+		err = load_session_run(s, cfg->mode, &ns);
+		if (err)
+			return err;
+		assert_true(ns > 0);
+	}
+	return 0;
+}
+
+static void serial_loads_one_batch_per_command(void **state)
+{
+	struct load_config cfg =
+		config(LOAD_MODE_SERIAL, LOAD_KICK_EACH, LOAD_WAIT_POLL);
+	const struct load_counters *c;
+	struct load_session *s;
+
+	(void)state;
+	fake_device_reset();
+	s = open_session(&cfg);
+	assert_int_equal(load_session_info(s)->cvq_index, 2);
+	assert_int_equal(load_session_info(s)->batch_max, 32);
+	assert_int_equal(run_rounds(s, &cfg), 0);
+	c = load_session_counters(s);
+	assert_int_equal(c->loads, ROUNDS);
+	assert_int_equal(c->commands, COUNT * ROUNDS);
+	assert_int_equal(c->batches, COUNT * ROUNDS);
+	assert_int_equal(c->kicks, COUNT * ROUNDS);
+	load_session_close(s);
+	assert_int_equal(fake_device_stats().served, COUNT * ROUNDS);
+	assert_int_equal(fake_device_stats().by_class[VIRTIO_NET_CTRL_MAC],
+			 COUNT * ROUNDS);
+}
+
+/* 30 commands fit in one batch of a 64-entry ring; one kick per load. */
+static void parallel_kick_once_one_batch_per_load(void **state)
+{
+	struct load_config cfg =
+		config(LOAD_MODE_PARALLEL, LOAD_KICK_ONCE, LOAD_WAIT_POLL);
+	const struct load_counters *c;
+	struct load_session *s;
+
+	(void)state;
+	fake_device_reset();
+	s = open_session(&cfg);
+	assert_int_equal(run_rounds(s, &cfg), 0);
+	c = load_session_counters(s);
+	assert_int_equal(c->commands, COUNT * ROUNDS);
+	assert_int_equal(c->batches, ROUNDS);
+	assert_int_equal(c->kicks, ROUNDS);
+	load_session_close(s);
+	assert_int_equal(fake_device_stats().served, COUNT * ROUNDS);
+}
+
+/* A ring of 8 holds 4 commands: 30 take 8 batches. */
+static void parallel_batches_bounded_by_the_ring(void **state)
+{
+	struct load_config cfg =
+		config(LOAD_MODE_PARALLEL, LOAD_KICK_ONCE, LOAD_WAIT_POLL);
+	struct load_session *s;
+
+	(void)state;
+	fake_device_reset();
+	cfg.ring_size = 8;
+	s = open_session(&cfg);
+	assert_int_equal(load_session_info(s)->batch_max, 4);
+	assert_int_equal(run_rounds(s, &cfg), 0);
+	assert_int_equal(load_session_counters(s)->batches, 8 * ROUNDS);
+	load_session_close(s);
+}
+
+static void call_wait_sleeps_on_the_eventfd(void **state)
+{
+	struct load_config cfg =
+		config(LOAD_MODE_SERIAL, LOAD_KICK_EACH, LOAD_WAIT_CALL);
+	struct load_session *s;
+
+	(void)state;
+	fake_device_reset();
+	fake_config.notify = true;
+	fake_config.delay_ms = 1;
+	cfg.rounds = 1;
+	s = open_session(&cfg);
+	assert_int_equal(run_rounds(s, &cfg), 0);
+	assert_true(load_session_counters(s)->sleeps >= 1);
+	load_session_close(s);
+}
+
+struct failure_case {
+	enum fake_mode mode;
+	int err;
+};
+
+static void failures_stop_the_load(void **state)
+{
+	static const struct failure_case cases[] = {
+		{ FAKE_ERR, -EIO },
+		{ FAKE_BAD_LEN, -EMSGSIZE },
+		{ FAKE_IDX_JUMP, -EPROTO },
+		{ FAKE_SILENT, -ETIMEDOUT },
+		{ FAKE_NEEDS_RESET, -ENETRESET },
+	};
+	struct load_config cfg =
+		config(LOAD_MODE_SERIAL, LOAD_KICK_EACH, LOAD_WAIT_POLL);
+	struct load_session *s;
+	unsigned int i;
+	uint64_t ns;
+
+	(void)state;
+	/* Long enough for a loaded machine to run the device thread. */
+	cfg.timeout_ms = 1000;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fake_device_reset();
+		fake_config.mode = cases[i].mode;
+		s = open_session(&cfg);
+		assert_int_equal(load_session_run(s, cfg.mode, &ns),
+				 cases[i].err);
+		load_session_close(s);
+	}
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* A device that gave up fails the load in one status poll, not at the timeout. */
+static void needs_reset_fails_before_the_timeout(void **state)
+{
+	struct load_config cfg =
+		config(LOAD_MODE_PARALLEL, LOAD_KICK_ONCE, LOAD_WAIT_CALL);
+	struct load_session *s;
+	uint64_t ns, t0;
+
+	(void)state;
+	fake_device_reset();
+	fake_config.mode = FAKE_NEEDS_RESET;
+	cfg.timeout_ms = 20000;
+	s = open_session(&cfg);
+	t0 = now_ms();
+	assert_int_equal(load_session_run(s, cfg.mode, &ns), -ENETRESET);
+	assert_true(now_ms() - t0 < 5000);
+	load_session_close(s);
+}
+
+/* The timeout is per completion: a slow but steady device passes. */
+static void slow_device_within_the_timeout_per_command(void **state)
+{
+	struct load_config cfg =
+		config(LOAD_MODE_PARALLEL, LOAD_KICK_ONCE, LOAD_WAIT_POLL);
+	struct load_session *s;
+	uint64_t ns;
+
+	(void)state;
+	fake_device_reset();
+	fake_config.delay_ms = 50;
+	cfg.timeout_ms = 300;
+	cfg.count = 10; /* 500 ms for the batch */
+	s = open_session(&cfg);
+	assert_int_equal(load_session_run(s, cfg.mode, &ns), 0);
+	assert_true(ns >= 500 * 1000000ULL);
+	load_session_close(s);
+}
+
+static void open_failure_is_returned(void **state)
+{
+	struct load_config cfg =
+		config(LOAD_MODE_SERIAL, LOAD_KICK_EACH, LOAD_WAIT_POLL);
+	struct load_session *s = NULL;
+
+	(void)state;
+	fake_device_reset();
+	fake_config.negotiate_err = -EBUSY;
+	assert_int_equal(load_session_open(&s, "fake0", "/dev/fake", &cfg, 0),
+			 -EBUSY);
+	assert_null(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(serial_loads_one_batch_per_command,
+					  fake_device_teardown),
+		cmocka_unit_test_teardown(parallel_kick_once_one_batch_per_load,
+					  fake_device_teardown),
+		cmocka_unit_test_teardown(parallel_batches_bounded_by_the_ring,
+					  fake_device_teardown),
+		cmocka_unit_test_teardown(call_wait_sleeps_on_the_eventfd,
+					  fake_device_teardown),
+		cmocka_unit_test_teardown(failures_stop_the_load,
+					  fake_device_teardown),
+		cmocka_unit_test_teardown(needs_reset_fails_before_the_timeout,
+					  fake_device_teardown),
+		cmocka_unit_test_teardown(
+			slow_device_within_the_timeout_per_command,
+			fake_device_teardown),
+		cmocka_unit_test_teardown(open_failure_is_returned,
+					  fake_device_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

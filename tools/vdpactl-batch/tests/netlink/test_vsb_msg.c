@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * vdpa_sim_batch netlink replies: DEV_GET, STATS_GET with histograms and
+ * STATE_GET, malformed ones included; requests; VLAN ranges.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include "cli/vsb_print.h"
+#include "tests/netlink/genl_build.h"
+#include "netlink/vsb_msg.h"
+
+#define FAKE_FAMILY 0x21
+
+static union genl_buf buf;
+
+static struct nlmsghdr *start(uint8_t cmd, const char *name)
+{
+	struct nlmsghdr *nlh =
+		genl_build_start(&buf, FAKE_FAMILY, cmd, VSB_GENL_VERSION);
+
+	if (name)
+		mnl_attr_put_strz(nlh, VSB_A_DEV_NAME, name);
+	return nlh;
+}
+
+static void dev_reply(void **state)
+{
+	struct nlmsghdr *nlh = start(VSB_CMD_DEV_GET, "b0");
+	struct vsb_dev_settings dev;
+	const char *what = NULL;
+
+	(void)state;
+	mnl_attr_put_u8(nlh, VSB_A_COMPLETION, VSB_COMPLETION_MODE_IMMEDIATE);
+	mnl_attr_put_u32(nlh, VSB_A_BATCH_LIMIT, 16);
+	mnl_attr_put_u32(nlh, VSB_A_MAX + 3, 7); /* newer: skipped */
+	assert_int_equal(vsb_msg_parse_dev(nlh, &dev, &what), 0);
+	assert_string_equal(dev.name, "b0");
+	assert_int_equal(dev.completion, VSB_COMPLETION_MODE_IMMEDIATE);
+	assert_int_equal(dev.batch_limit, 16);
+	assert_true(nl_has(dev.present, VSB_A_BATCH_LIMIT));
+	assert_string_equal(vsb_completion_name(dev.completion), "immediate");
+}
+
+static void dev_reply_errors(void **state)
+{
+	struct vsb_dev_settings dev;
+	struct nlmsghdr *nlh;
+	const char *what;
+
+	(void)state;
+	nlh = start(VSB_CMD_DEV_GET, NULL);
+	mnl_attr_put_u8(nlh, VSB_A_COMPLETION, 1);
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_dev(nlh, &dev, &what), -EBADMSG);
+	assert_string_equal(what, "mandatory attribute missing");
+
+	nlh = start(VSB_CMD_DEV_GET, "b0");
+	mnl_attr_put_u32(nlh, VSB_A_COMPLETION, 1); /* u32 for a u8 */
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_dev(nlh, &dev, &what), -EBADMSG);
+	assert_string_equal(what, "attribute of the wrong size");
+
+	nlh = start(VSB_CMD_DEV_GET, "b0");
+	mnl_attr_put_u32(nlh, VSB_A_BATCH_LIMIT, 1);
+	nlh->nlmsg_len -= 2; /* cut into the last attribute */
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_dev(nlh, &dev, &what), -EBADMSG);
+	assert_string_equal(what, "truncated attribute");
+
+	nlh = start(VSB_CMD_DEV_GET, NULL);
+	mnl_attr_put(nlh, VSB_A_DEV_NAME, 2, "b0"); /* no NUL */
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_dev(nlh, &dev, &what), -EBADMSG);
+	assert_string_equal(what, "string attribute without its NUL");
+}
+
+static void put_hist(struct nlmsghdr *nlh, int type, unsigned int buckets,
+		     uint64_t base)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, type);
+	unsigned int i;
+
+	for (i = 0; i < buckets; i++)
+		mnl_attr_put_u64(nlh, VSB_HIST_BUCKET, base + i);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+static void stats_reply(void **state)
+{
+	struct nlmsghdr *nlh = start(VSB_CMD_STATS_GET, "b0");
+	struct vsb_stats stats;
+	const char *what = NULL;
+	struct nlattr *nest;
+
+	(void)state;
+	nest = mnl_attr_nest_start(nlh, VSB_A_STATS);
+	mnl_attr_put_u64(nlh, VSB_STAT_COMMANDS, 30);
+	mnl_attr_put(nlh, VSB_STAT_PAD, 0, NULL);
+	mnl_attr_put_u64(nlh, VSB_STAT_REDUNDANT, 4);
+	mnl_attr_put_u64(nlh, VSB_STAT_MAX + 1, 99); /* newer: skipped */
+	mnl_attr_nest_end(nlh, nest);
+	put_hist(nlh, VSB_A_HIST_CMDS_PER_BATCH, VSB_HIST_BUCKETS, 0);
+	put_hist(nlh, VSB_A_HIST_KICK_NS, VSB_HIST_BUCKETS, 100);
+	assert_int_equal(vsb_msg_parse_stats(nlh, &stats, &what), 0);
+	assert_int_equal(stats.stat[VSB_STAT_COMMANDS], 30);
+	assert_int_equal(stats.stat[VSB_STAT_REDUNDANT], 4);
+	assert_int_equal(stats.stat_present,
+			 1ULL << VSB_STAT_COMMANDS |
+				 1ULL << VSB_STAT_REDUNDANT);
+	assert_true(stats.has_hist[VSB_HIST_ID_CMDS_PER_BATCH]);
+	assert_false(stats.has_hist[VSB_HIST_ID_CMD_NS]);
+	assert_int_equal(stats.hist[VSB_HIST_ID_CMDS_PER_BATCH][31], 31);
+	assert_int_equal(stats.hist[VSB_HIST_ID_KICK_NS][0], 100);
+	assert_string_equal(vsb_stat_name(VSB_STAT_REDUNDANT), "redundant");
+	assert_null(vsb_stat_name(VSB_STAT_MAX + 1));
+}
+
+static void stats_reply_errors(void **state)
+{
+	struct vsb_stats stats;
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	const char *what;
+
+	(void)state;
+	nlh = start(VSB_CMD_STATS_GET, "b0");
+	put_hist(nlh, VSB_A_HIST_CMD_NS, VSB_HIST_BUCKETS - 1, 0);
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_stats(nlh, &stats, &what), -EBADMSG);
+	assert_string_equal(what, "too few histogram buckets");
+
+	nlh = start(VSB_CMD_STATS_GET, "b0");
+	put_hist(nlh, VSB_A_HIST_CMD_NS, VSB_HIST_BUCKETS + 1, 0);
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_stats(nlh, &stats, &what), -EBADMSG);
+	assert_string_equal(what, "too many histogram buckets");
+
+	nlh = start(VSB_CMD_STATS_GET, "b0");
+	nest = mnl_attr_nest_start(nlh, VSB_A_STATS);
+	mnl_attr_put_u32(nlh, VSB_STAT_KICKS, 1);
+	mnl_attr_nest_end(nlh, nest);
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_stats(nlh, &stats, &what), -EBADMSG);
+	assert_string_equal(what, "statistic of the wrong size");
+}
+
+static void put_macs(struct nlmsghdr *nlh, int type, unsigned int n)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, type);
+	uint8_t mac[MAC_LEN] = { 2, 0, 0, 0, 0, 0 };
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		mac[5] = (uint8_t)i;
+		mnl_attr_put(nlh, VSB_A_MAC, MAC_LEN, mac);
+	}
+	mnl_attr_nest_end(nlh, nest);
+}
+
+static void state_reply(void **state)
+{
+	static const uint8_t mac[MAC_LEN] = { 2, 0, 0, 0, 0, 0x1e };
+	struct nlmsghdr *nlh = start(VSB_CMD_STATE_GET, "b0");
+	uint8_t vlans[VSB_VLAN_BYTES] = { 0 };
+	char text[VSB_VLAN_TEXT_LEN];
+	struct vsb_state st;
+	const char *what = NULL;
+	unsigned int vid;
+
+	(void)state;
+	for (vid = 1; vid <= 4094; vid++)
+		vsb_vlan_assign(vlans, vid, true);
+	mnl_attr_put_u8(nlh, VSB_A_STATUS, 0xf);
+	mnl_attr_put_u64(nlh, VSB_A_FEATURES, 1ULL << 17);
+	mnl_attr_put(nlh, VSB_A_MAC, MAC_LEN, mac);
+	mnl_attr_put_u32(nlh, VSB_A_RX_MODES, 3);
+	put_macs(nlh, VSB_A_UNI_MACS, 2);
+	put_macs(nlh, VSB_A_MULTI_MACS, 0);
+	mnl_attr_put(nlh, VSB_A_MULTI_OVERFLOW, 0, NULL);
+	mnl_attr_put(nlh, VSB_A_VLANS, sizeof(vlans), vlans);
+	mnl_attr_put_u16(nlh, VSB_A_PAIRS, 2);
+	mnl_attr_put_u16(nlh, VSB_A_MAX_PAIRS, 8);
+	mnl_attr_put_u64(nlh, VSB_A_OFFLOADS, 0x2);
+	assert_int_equal(vsb_msg_parse_state(nlh, &st, &what), 0);
+	assert_int_equal(st.status, 0xf);
+	assert_memory_equal(st.mac, mac, MAC_LEN);
+	assert_int_equal(st.rx_modes, 3);
+	assert_int_equal(st.uni.n, 2);
+	assert_int_equal(st.uni.addr[1][5], 1);
+	assert_false(st.uni.overflow);
+	assert_int_equal(st.multi.n, 0);
+	assert_true(st.multi.overflow);
+	assert_int_equal(st.pairs, 2);
+	assert_int_equal(st.max_pairs, 8);
+	assert_int_equal(st.offloads, 2);
+	assert_int_equal(format_vlan_ranges(st.vlans, text, sizeof(text)),
+			 4094);
+	assert_string_equal(text, "1-4094");
+}
+
+static void state_reply_errors(void **state)
+{
+	struct vsb_state st;
+	struct nlmsghdr *nlh;
+	const char *what;
+
+	(void)state;
+	nlh = start(VSB_CMD_STATE_GET, "b0");
+	put_macs(nlh, VSB_A_UNI_MACS, VSB_MAC_ENTRIES + 1);
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_state(nlh, &st, &what), -EBADMSG);
+	assert_string_equal(what, "too many MAC table entries");
+
+	nlh = start(VSB_CMD_STATE_GET, "b0");
+	mnl_attr_put(nlh, VSB_A_VLANS, 64, buf.bytes + 4096);
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_state(nlh, &st, &what), -EBADMSG);
+	assert_string_equal(what, "attribute of the wrong size");
+
+	nlh = start(VSB_CMD_STATE_GET, "b0");
+	mnl_attr_put_u8(nlh, VSB_A_UNI_OVERFLOW, 1);
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_state(nlh, &st, &what), -EBADMSG);
+	assert_string_equal(what, "flag attribute with a payload");
+
+	nlh = start(VSB_CMD_STATE_GET, "b0");
+	nlh->nlmsg_len = sizeof(*nlh) + 2; /* no room for the genl header */
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_state(nlh, &st, &what), -EBADMSG);
+	assert_string_equal(what, "no generic netlink header");
+}
+
+static void dev_set_request(void **state)
+{
+	struct nlmsghdr *nlh = start(VSB_CMD_DEV_SET, NULL);
+	struct vsb_dev_settings dev;
+	const char *what = NULL;
+
+	(void)state;
+	vsb_msg_put_dev_set(nlh, "b1", true, VSB_COMPLETION_MODE_BATCH, false,
+			    0);
+	/* The request parses as the reply it mirrors. */
+	assert_int_equal(vsb_msg_parse_dev(nlh, &dev, &what), 0);
+	assert_string_equal(dev.name, "b1");
+	assert_true(nl_has(dev.present, VSB_A_COMPLETION));
+	assert_false(nl_has(dev.present, VSB_A_BATCH_LIMIT));
+	assert_int_equal(dev.completion, VSB_COMPLETION_MODE_BATCH);
+}
+
+static void vlan_ranges(void **state)
+{
+	uint8_t vlans[VSB_VLAN_BYTES] = { 0 };
+	char text[VSB_VLAN_TEXT_LEN];
+
+	(void)state;
+	assert_int_equal(format_vlan_ranges(vlans, text, sizeof(text)), 0);
+	assert_string_equal(text, "");
+	vsb_vlan_assign(vlans, 0, true);
+	vsb_vlan_assign(vlans, 2, true);
+	vsb_vlan_assign(vlans, 3, true);
+	vsb_vlan_assign(vlans, 4, true);
+	vsb_vlan_assign(vlans, 4095, true);
+	assert_int_equal(format_vlan_ranges(vlans, text, sizeof(text)), 5);
+	assert_string_equal(text, "0 2-4 4095");
+	vsb_vlan_assign(vlans, 3, false);
+	assert_int_equal(format_vlan_ranges(vlans, text, sizeof(text)), 4);
+	assert_string_equal(text, "0 2 4 4095");
+	assert_int_equal(vsb_bucket_low(0), 0);
+	assert_int_equal(vsb_bucket_low(1), 1);
+	assert_int_equal(vsb_bucket_low(7), 64);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(dev_reply),
+		cmocka_unit_test(dev_reply_errors),
+		cmocka_unit_test(stats_reply),
+		cmocka_unit_test(stats_reply_errors),
+		cmocka_unit_test(state_reply),
+		cmocka_unit_test(state_reply_errors),
+		cmocka_unit_test(dev_set_request),
+		cmocka_unit_test(vlan_ranges),
+	};
+
+	return cmocka_run_group_tests_name("vsb_msg", tests, NULL, NULL);
+}
