@@ -5,6 +5,9 @@
 # fooled by newer headers on the machine:
 #  - each define of tools/vdpactl-batch/compat.h is absent from those
 #    headers (else it is dead weight) and used by the tool;
+#  - a vdpa enum constant VDPA_X, which #ifndef cannot test and compat.h
+#    therefore defines as VDPACTL_X, is absent from them and has the value
+#    that the test-bed kernel's own linux/vdpa.h (newer) gives VDPA_X;
 #  - a copy of the tool without one of them fails "make oldest-uapi"'s
 #    build even when a newer header that has it sits on the system include
 #    path, where the same copy builds without the oldest headers.
@@ -17,6 +20,9 @@ COMPAT=$(find "$TOOL" -name compat.h -not -path '*/tests/*' | head -n 1)
 UAPI=build/uapi/oldest
 read -r -a defines <<<"$(sed -n 's/^#ifndef \([A-Z0-9_]*\)$/\1/p' "$COMPAT" |
 	grep -v '_H$' | tr '\n' ' ')"
+# VDPACTL_CMD_DEV_ATTR_SET stands for VDPA_CMD_DEV_ATTR_SET, and so on.
+read -r -a enum_names <<<"$(sed -n 's/^#define VDPACTL_\([A-Z0-9_]*\) .*/VDPA_\1/p' "$COMPAT" |
+	tr '\n' ' ')"
 read -r -a uapi_cflags <<<"$(make -s --no-print-directory oldest-uapi-cflags)"
 # The one the test removes: an ioctl the inject cases call.
 victim=VHOST_VDPA_RESUME
@@ -24,7 +30,7 @@ victim=VHOST_VDPA_RESUME
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-tap_plan $((3 + 2 * ${#defines[@]} + 3))
+tap_plan $((3 + 2 * ${#defines[@]} + 2 * ${#enum_names[@]} + 3))
 
 tap_ok "build/uapi/oldest holds bookworm's linux-libc-dev (make setup)" \
 	grep -qx 'bookworm 6\.1\..*' "$UAPI/version"
@@ -42,6 +48,22 @@ for d in "${defines[@]}"; do
 		cc -fsyntax-only "${uapi_cflags[@]}" "$tmp/probe.c"
 	tap_ok "$d is used by the tool" \
 		grep -rqw --exclude=compat.h --exclude-dir=tests "$d" "$TOOL"
+done
+
+# The test-bed kernel's linux/vdpa.h, from its headers package (a raw UAPI
+# header, which needs nothing from the others).
+. build/testbed.env
+mkdir -p "$tmp/newer-vdpa/linux"
+cp "$(dirname "$TESTBED_KDIR")/linux-headers-${TESTBED_KVER%-*}-common/include/uapi/linux/vdpa.h" \
+	"$tmp/newer-vdpa/linux/"
+for e in "${enum_names[@]}"; do
+	printf '#include "%s/includes.h"\nint x = %s;\n' "$tmp" "$e" >"$tmp/probe.c"
+	tap_fails "$e is newer than the oldest headers" \
+		cc -fsyntax-only "${uapi_cflags[@]}" "$tmp/probe.c"
+	printf '#include "%s"\n_Static_assert(VDPACTL_%s == %s, "value");\n' \
+		"$PWD/$COMPAT" "${e#VDPA_}" "$e" >"$tmp/probe.c"
+	tap_ok "VDPACTL_${e#VDPA_} has $e's value in $TESTBED_KVER's linux/vdpa.h" \
+		cc -fsyntax-only -I"$tmp/newer-vdpa" "$tmp/probe.c"
 done
 
 # A copy of the tool without the victim's definition, and a "newer system
