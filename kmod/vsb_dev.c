@@ -330,6 +330,14 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 		vq->last_avail = 0;
 		memset(&vq->cb, 0, sizeof(vq->cb));
 	}
+	/*
+	 * The config callback belongs to the driver that set it, like the
+	 * queues' ones: virtio_vdpa never clears it, and vhost_vdpa's lives
+	 * only as long as its file. Every driver change resets the device
+	 * (virtio's probe and remove, vhost_vdpa's open and release), so a
+	 * driver that sets none never reaches its predecessor's.
+	 */
+	memset(&vsb->config_cb, 0, sizeof(vsb->config_cb));
 	for (i = 0; i < VSB_NGROUPS; i++)
 		vsb->group_asid[i] = 0;
 	if (flags & VDPA_RESET_F_CLEAN_MAP) {
