@@ -27,7 +27,7 @@ refused() {
 	esac
 }
 
-tap_plan 17
+tap_plan 21
 tb_load_batch
 tb_load_stock
 tb_dev_add b0 vdpasim_batch vhost_vdpa
@@ -59,8 +59,16 @@ refused "DEV_SET without CAP_NET_ADMIN" EPERM "CAP_NET_ADMIN" \
 	--drop-cap dev-set str:name=b0 u8:completion=0
 refused "STATS_RESET without CAP_NET_ADMIN" EPERM "CAP_NET_ADMIN" \
 	--drop-cap stats-reset str:name=b0
-tap_is "$(vsbnl --drop-cap state-get str:name=b0)" "ok replies=1" \
-	"reading needs no privilege"
+# The control state holds the guest's MAC filter tables and VLANs: like
+# vdpa's vendor statistics, reading it, and the statistics, needs admin.
+for get in state-get stats-get; do
+	refused "${get%-get} GET without CAP_NET_ADMIN" EPERM "CAP_NET_ADMIN" \
+		--drop-cap "$get" str:name=b0
+	refused "${get%-get} dump without CAP_NET_ADMIN" EPERM "CAP_NET_ADMIN" \
+		--drop-cap --dump "$get"
+done
+tap_is "$(vsbnl --drop-cap dev-get str:name=b0)" "ok replies=1" \
+	"reading the device's settings needs no privilege"
 tap_ok "vdpactl-batch prints the kernel's message" sh -c \
 	'vdpactl-batch dev set nosuch completion batch 2>&1 >/dev/null |
 	grep -q "^vdpactl-batch: dev set nosuch: No such device: no vdpa_sim_batch device of this name$"'
