@@ -142,8 +142,10 @@ struct vsb_dev {
 	atomic_t kicked;
 	bool polling;
 	struct work_struct work;
-	/* on the netlink family's device list */
+	/* on the netlink family's device list, in the order of genl_id */
 	struct list_head node;
+	/* set when added to the list, never reused: where dumps resume */
+	unsigned long genl_id;
 };
 
 static inline struct vsb_dev *vdpa_to_vsb(struct vdpa_device *vdpa)

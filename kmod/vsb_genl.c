@@ -6,9 +6,10 @@
  * Requests find a device by name on vsb_devices. A device leaves the list
  * before it is unregistered, under vsb_devices_lock, which every request
  * holds from the look-up to the end of its reply: a device a request
- * found cannot go away under it, and a dump resumed after a deletion
- * simply no longer sees the device. Lock order: vsb_devices_lock, then
- * the device's lock.
+ * found cannot go away under it. A dump resumes after the last device
+ * it sent, by that device's genl_id, not by a position: deleting a device
+ * it already sent moves no other past the cursor. Lock order:
+ * vsb_devices_lock, then the device's lock.
  *
  * Attributes are validated strictly against a policy per command: an
  * attribute the command does not take, of the wrong type or size, or out
@@ -25,12 +26,15 @@
 
 static LIST_HEAD(vsb_devices);
 static DEFINE_MUTEX(vsb_devices_lock);
+/* the genl_id of the last device added; ids only grow along the list */
+static unsigned long vsb_devices_last_id;
 
 static struct genl_family vsb_genl_family;
 
 void vsb_genl_add_dev(struct vsb_dev *vsb)
 {
 	mutex_lock(&vsb_devices_lock);
+	vsb->genl_id = ++vsb_devices_last_id;
 	list_add_tail(&vsb->node, &vsb_devices);
 	mutex_unlock(&vsb_devices_lock);
 }
@@ -216,29 +220,28 @@ static int vsb_genl_get(struct genl_info *info,
 	return genlmsg_reply(msg, info);
 }
 
-/* Every device, resuming after the cb->args[0] devices already sent. */
+/* Every device, resuming after the one whose genl_id is cb->args[0]. */
 static int vsb_genl_dump(struct sk_buff *msg, struct netlink_callback *cb,
 			 int (*fill)(struct vsb_dev *, struct sk_buff *))
 {
 	u8 cmd = ((struct genlmsghdr *)nlmsg_data(cb->nlh))->cmd;
-	long skip = cb->args[0], n = 0;
+	unsigned long last = cb->args[0];
 	struct vsb_dev *vsb;
 	int ret = 0;
 
 	mutex_lock(&vsb_devices_lock);
 	list_for_each_entry(vsb, &vsb_devices, node) {
-		if (n++ < skip)
+		if (vsb->genl_id <= last)
 			continue;
 		ret = vsb_genl_put(msg, NETLINK_CB(cb->skb).portid,
 				   cb->nlh->nlmsg_seq, NLM_F_MULTI, cmd, vsb,
 				   fill);
-		if (ret) {
-			n--;
+		if (ret)
 			break;
-		}
+		last = vsb->genl_id;
 	}
 	mutex_unlock(&vsb_devices_lock);
-	cb->args[0] = n;
+	cb->args[0] = last;
 	/* A device too big for an empty message is an error, not the end. */
 	if (ret == -EMSGSIZE && msg->len)
 		return msg->len;
