@@ -32,6 +32,11 @@
 #define VSB_FRAME_MAX (VSB_NET_HDR_LEN + 14 + 4 + VSB_MAX_MTU)
 /* Frames moved per data path run, so a busy queue cannot hog the CPU. */
 #define VSB_TX_BUDGET 64
+/*
+ * Maps per address space, as vdpa_sim allows: set_map refuses more.
+ * (vhost_iotlb's own limit holds only with VHOST_IOTLB_FLAG_RETIRE, which
+ * silently drops the oldest map.)
+ */
 #define VSB_IOTLB_LIMIT 2048
 #define VSB_TLB_CACHE 4
 

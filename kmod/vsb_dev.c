@@ -472,7 +472,13 @@ static int vsb_set_group_asid(struct vdpa_device *vdpa, unsigned int group,
 	return 0;
 }
 
-/* Replace the address space's translations with those of @iotlb. */
+/*
+ * Replace the address space's translations with those of @iotlb, all or
+ * nothing: on failure the address space maps nothing, so the driver's
+ * next access to the rings puts the device in NEEDS_RESET. vhost_vdpa
+ * ignores what set_map returns at the end of an IOTLB batch, so a refusal
+ * is also said in the kernel log.
+ */
 static int vsb_set_map(struct vdpa_device *vdpa, unsigned int asid,
 		       struct vhost_iotlb *iotlb)
 {
@@ -488,6 +494,14 @@ static int vsb_set_map(struct vdpa_device *vdpa, unsigned int asid,
 	vhost_iotlb_reset(as->iotlb);
 	as->passthrough = false;
 	vsb->map_gen++;
+	/* Bounded before the copy, whose entries are GFP_ATOMIC. */
+	if (iotlb->nmaps > VSB_IOTLB_LIMIT) {
+		dev_warn_ratelimited(&vdpa->dev,
+				     "address space %u: %u maps, limit %u\n",
+				     asid, iotlb->nmaps, VSB_IOTLB_LIMIT);
+		ret = -ENOSPC;
+		goto unlock;
+	}
 	for (map = vhost_iotlb_itree_first(iotlb, 0, U64_MAX); map;
 	     map = vhost_iotlb_itree_next(map, 0, U64_MAX)) {
 		ret = vhost_iotlb_add_range(as->iotlb, map->start, map->last,
@@ -498,6 +512,7 @@ static int vsb_set_map(struct vdpa_device *vdpa, unsigned int asid,
 			break;
 		}
 	}
+unlock:
 	mutex_unlock(&vsb->lock);
 	return ret;
 }
@@ -616,7 +631,8 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 	vsb->kick_poll_ns = params->kick_poll_ns;
 
 	for (i = 0; i < VSB_NAS; i++) {
-		vsb->as[i].iotlb = vhost_iotlb_alloc(VSB_IOTLB_LIMIT, 0);
+		/* No limit here: vsb_set_map() enforces VSB_IOTLB_LIMIT. */
+		vsb->as[i].iotlb = vhost_iotlb_alloc(0, 0);
 		if (!vsb->as[i].iotlb)
 			return -ENOMEM;
 		vsb->as[i].passthrough = true;
