@@ -70,7 +70,7 @@ struct vsb_vq {
 	struct vsb_as *as;
 	const struct vhost_iotlb_map *tlb[VSB_TLB_CACHE];
 	unsigned int tlb_next;
-	u32 tlb_gen;
+	u64 tlb_gen;
 };
 
 struct vsb_as {
@@ -123,8 +123,12 @@ struct vsb_dev {
 	struct vsb_vq vqs[VSB_MAX_NVQS];
 	u32 group_asid[VSB_NGROUPS];
 	struct vsb_as as[VSB_NAS];
-	/* bumped whenever a translation may change */
-	u32 map_gen;
+	/*
+	 * Bumped whenever a translation may change. 64 bits: a queue left
+	 * idle through 2^32 changes must not take its stale cache (maps
+	 * long freed) for current.
+	 */
+	u64 map_gen;
 	struct mm_struct *mm;
 	struct vdpa_callback config_cb;
 	struct vsb_cvq_stats cvq_stats;
@@ -160,6 +164,8 @@ static inline struct vsb_dev *vdpa_to_vsb(struct vdpa_device *vdpa)
 
 /* Runs device work that cannot be done in the kicking context. */
 extern struct workqueue_struct *vsb_wq;
+/* Test hook (module parameter map_gen_step): see vsb_maps_changed(). */
+extern unsigned long vsb_map_gen_step;
 extern const struct vsb_mem_ops vsb_iotlb_mem_ops;
 extern const struct vdpa_config_ops vsb_config_ops;
 

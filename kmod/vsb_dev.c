@@ -20,6 +20,16 @@
 #include "vsb.h"
 #include "vsb_trace.h"
 
+/*
+ * A translation may have changed: each queue looks its address space up
+ * again and drops the maps it cached (vsb_vq_as()). Each change counts as
+ * vsb_map_gen_step, 1 but in the test that makes the count wrap.
+ */
+static void vsb_maps_changed(struct vsb_dev *vsb)
+{
+	vsb->map_gen += vsb_map_gen_step;
+}
+
 u16 vsb_cvq_index(const struct vsb_dev *vsb)
 {
 	if (vsb->features & BIT_ULL(VIRTIO_NET_F_MQ))
@@ -261,7 +271,7 @@ static int vsb_set_driver_features(struct vdpa_device *vdpa, u64 features)
 	/* Guest offloads start as negotiated. */
 	vsb->ctrl.offloads = vsb->features & VSB_GUEST_OFFLOADS;
 	/* MQ moves the CVQ, and with it which address space it uses. */
-	vsb->map_gen++;
+	vsb_maps_changed(vsb);
 	/* Which filtering applies depends on CTRL_RX and CTRL_VLAN. */
 	vsb_rx_filter_build(&vsb->rx_filter, &vsb->ctrl, vsb->features);
 	mutex_unlock(&vsb->lock);
@@ -346,7 +356,7 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 			vsb->as[i].passthrough = true;
 		}
 	}
-	vsb->map_gen++;
+	vsb_maps_changed(vsb);
 	vsb->features = 0;
 	vsb->status = 0;
 	vsb->suspended = false;
@@ -467,7 +477,7 @@ static int vsb_set_group_asid(struct vdpa_device *vdpa, unsigned int group,
 		return -EINVAL;
 	mutex_lock(&vsb->lock);
 	vsb->group_asid[group] = asid;
-	vsb->map_gen++;
+	vsb_maps_changed(vsb);
 	mutex_unlock(&vsb->lock);
 	return 0;
 }
@@ -493,7 +503,7 @@ static int vsb_set_map(struct vdpa_device *vdpa, unsigned int asid,
 	mutex_lock(&vsb->lock);
 	vhost_iotlb_reset(as->iotlb);
 	as->passthrough = false;
-	vsb->map_gen++;
+	vsb_maps_changed(vsb);
 	/* Bounded before the copy, whose entries are GFP_ATOMIC. */
 	if (iotlb->nmaps > VSB_IOTLB_LIMIT) {
 		dev_warn_ratelimited(&vdpa->dev,
@@ -526,7 +536,7 @@ static int vsb_reset_map(struct vdpa_device *vdpa, unsigned int asid)
 	mutex_lock(&vsb->lock);
 	vhost_iotlb_reset(vsb->as[asid].iotlb);
 	vsb->as[asid].passthrough = true;
-	vsb->map_gen++;
+	vsb_maps_changed(vsb);
 	mutex_unlock(&vsb->lock);
 	return 0;
 }
@@ -540,7 +550,7 @@ static int vsb_bind_mm(struct vdpa_device *vdpa, struct mm_struct *mm)
 		mmdrop(vsb->mm);
 	mmgrab(mm);
 	WRITE_ONCE(vsb->mm, mm);
-	vsb->map_gen++;
+	vsb_maps_changed(vsb);
 	mutex_unlock(&vsb->lock);
 	return 0;
 }
@@ -553,7 +563,7 @@ static void vsb_unbind_mm(struct vdpa_device *vdpa)
 	if (vsb->mm)
 		mmdrop(vsb->mm);
 	WRITE_ONCE(vsb->mm, NULL);
-	vsb->map_gen++;
+	vsb_maps_changed(vsb);
 	mutex_unlock(&vsb->lock);
 }
 

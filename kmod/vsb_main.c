@@ -84,6 +84,14 @@ static bool vsb_features_ok(u64 features)
 	       (features & VSB_FEATURES_REQUIRED) == VSB_FEATURES_REQUIRED;
 }
 
+/*
+ * A test hook: every change of translations counts as this many, so that
+ * tests/vm/66-map-gen-wrap.t can show 2^32 changes in one.
+ */
+unsigned long vsb_map_gen_step = 1;
+module_param_named(map_gen_step, vsb_map_gen_step, ulong, 0444);
+MODULE_PARM_DESC(map_gen_step, "test hook: each map change counts this many");
+
 static unsigned int vsb_kick_poll_us = 50;
 module_param_named(kick_poll_us, vsb_kick_poll_us, uint, 0644);
 MODULE_PARM_DESC(kick_poll_us, "how long a worker waits for a kick (0: not)");

@@ -15,6 +15,14 @@
  *                   device is idle when the kick comes
  *   --wait-ms MS    how long to wait for the answer (1000)
  *   --extra-maps N  N more 4 KiB read-only maps in the IOTLB batch
+ *   --switch-asid   once the commands are answered, map the same IOVAs in
+ *                   address space 1, but the command page to another page
+ *                   holding MAC_ADDR_SET 02:00:00:00:00:aa, move the CVQ's
+ *                   group to address space 1 and send that command at the
+ *                   IOVA of the first one; adds " switched_used=U mac=M":
+ *                   the used index after it and the config MAC
+ *                   (02:00:00:00:00:01 if the device still read address
+ *                   space 0)
  *
  * Output, one line on stdout, then exit 0:
  *   used=U needs_reset=0|1 config_irq=0|1 acks=A,B,... ms=T
@@ -53,13 +61,17 @@
 #define VSBDRV_EXTRA_IOVA 0x100000000ULL
 #define VSBDRV_CMD_LEN 8
 #define VSBDRV_ACK_UNSET 0xff
+#define VSBDRV_SWITCH_MAC_LAST 0xaa
 
-enum { PG_DRIVER, PG_USED, PG_CMD, PG_ACK, PG_COUNT };
+/* PG_CMD_AS1 is mapped only in address space 1, at PG_CMD's IOVA. */
+enum { PG_DRIVER, PG_USED, PG_CMD, PG_ACK, PG_CMD_AS1, PG_COUNT };
+#define PG_MAPPED PG_CMD_AS1
 
 struct opts {
 	bool config_call;
 	bool used_ro;
 	bool bad_head;
+	bool switch_asid;
 	unsigned int cmds;
 	unsigned int idle_ms;
 	unsigned int wait_ms;
@@ -124,11 +136,12 @@ static void add_status(struct drv *d, uint8_t bits)
 	}
 }
 
-static void iotlb_msg(struct drv *d, uint8_t type, uint64_t iova, uint64_t size,
-		      uint64_t uaddr, uint8_t perm)
+static void iotlb_msg(struct drv *d, uint32_t asid, uint8_t type, uint64_t iova,
+		      uint64_t size, uint64_t uaddr, uint8_t perm)
 {
 	struct vhost_msg_v2 msg = {
 		.type = VHOST_IOTLB_MSG_V2,
+		.asid = asid,
 		.iotlb = { .iova = iova,
 			   .size = size,
 			   .uaddr = uaddr,
@@ -141,32 +154,43 @@ static void iotlb_msg(struct drv *d, uint8_t type, uint64_t iova, uint64_t size,
 		    (unsigned long long)iova);
 }
 
+static const uint8_t page_perm[PG_MAPPED] = {
+	[PG_DRIVER] = VHOST_ACCESS_RO,
+	[PG_USED] = VHOST_ACCESS_RW,
+	[PG_CMD] = VHOST_ACCESS_RO,
+	[PG_ACK] = VHOST_ACCESS_RW,
+};
+
+static uint64_t page_uaddr(const struct drv *d, int pg)
+{
+	return (uintptr_t)d->mem + (uint64_t)pg * VSBDRV_PAGE;
+}
+
+/* Page pg at its IOVA, backed by page @backing. */
+static void map_page(struct drv *d, uint32_t asid, int pg, int backing,
+		     uint8_t perm)
+{
+	iotlb_msg(d, asid, VHOST_IOTLB_UPDATE,
+		  VSBDRV_IOVA + (uint64_t)pg * VSBDRV_PAGE, VSBDRV_PAGE,
+		  page_uaddr(d, backing), perm);
+}
+
 static void map_memory(struct drv *d, const struct opts *o)
 {
-	static const uint8_t perm[PG_COUNT] = {
-		[PG_DRIVER] = VHOST_ACCESS_RO,
-		[PG_USED] = VHOST_ACCESS_RW,
-		[PG_CMD] = VHOST_ACCESS_RO,
-		[PG_ACK] = VHOST_ACCESS_RW,
-	};
-	uint64_t uaddr = (uintptr_t)d->mem;
 	unsigned long i;
 	int pg;
 
-	iotlb_msg(d, VHOST_IOTLB_BATCH_BEGIN, 0, 0, 0, 0);
-	for (pg = 0; pg < PG_COUNT; pg++)
-		iotlb_msg(d, VHOST_IOTLB_UPDATE,
-			  VSBDRV_IOVA + (uint64_t)pg * VSBDRV_PAGE, VSBDRV_PAGE,
-			  uaddr + (uint64_t)pg * VSBDRV_PAGE,
-			  pg == PG_USED && o->used_ro ? VHOST_ACCESS_RO :
-							perm[pg]);
+	iotlb_msg(d, 0, VHOST_IOTLB_BATCH_BEGIN, 0, 0, 0, 0);
+	for (pg = 0; pg < PG_MAPPED; pg++)
+		map_page(d, 0, pg, pg,
+			 pg == PG_USED && o->used_ro ? VHOST_ACCESS_RO :
+						       page_perm[pg]);
 	/* The same page under many IOVAs: one map each, little memory. */
 	for (i = 0; i < o->extra_maps; i++)
-		iotlb_msg(d, VHOST_IOTLB_UPDATE,
+		iotlb_msg(d, 0, VHOST_IOTLB_UPDATE,
 			  VSBDRV_EXTRA_IOVA + (uint64_t)i * VSBDRV_PAGE,
-			  VSBDRV_PAGE, uaddr + PG_CMD * VSBDRV_PAGE,
-			  VHOST_ACCESS_RO);
-	iotlb_msg(d, VHOST_IOTLB_BATCH_END, 0, 0, 0, 0);
+			  VSBDRV_PAGE, page_uaddr(d, PG_CMD), VHOST_ACCESS_RO);
+	iotlb_msg(d, 0, VHOST_IOTLB_BATCH_END, 0, 0, 0, 0);
 }
 
 static int new_eventfd(void)
@@ -181,7 +205,8 @@ static int new_eventfd(void)
 static void setup(struct drv *d, const struct opts *o)
 {
 	uint64_t backend = (1ULL << VHOST_BACKEND_F_IOTLB_MSG_V2) |
-			   (1ULL << VHOST_BACKEND_F_IOTLB_BATCH);
+			   (1ULL << VHOST_BACKEND_F_IOTLB_BATCH) |
+			   (1ULL << VHOST_BACKEND_F_IOTLB_ASID);
 	uint64_t features, offered;
 	struct vhost_vring_state state = { .index = VSBDRV_CVQ };
 	struct vhost_vring_file file = { .index = VSBDRV_CVQ };
@@ -246,36 +271,42 @@ static void setup(struct drv *d, const struct opts *o)
 	add_status(d, VIRTIO_CONFIG_S_DRIVER_OK);
 }
 
-/* Command i: MAC_ADDR_SET in descriptor 2i, its ack in 2i + 1. */
-static void offer(struct drv *d, const struct opts *o)
+/*
+ * MAC_ADDR_SET 02:00:00:00:00:@mac_last in descriptor 2 * @i, at command
+ * @slot of PG_CMD's IOVA, the bytes written to page @cmd_page (PG_CMD, or
+ * PG_CMD_AS1 behind the same IOVA in address space 1); its ack in
+ * descriptor 2 * @i + 1; made available at avail entry @i.
+ */
+static void put_cmd(struct drv *d, uint16_t i, int cmd_page, uint16_t slot,
+		    uint8_t mac_last, bool bad_head)
 {
-	uint8_t *cmd = d->mem + PG_CMD * VSBDRV_PAGE;
-	uint16_t i;
+	uint8_t *c = d->mem + cmd_page * VSBDRV_PAGE + slot * VSBDRV_CMD_LEN;
+	uint16_t head = 2 * i;
 
-	for (i = 0; i < o->cmds; i++) {
-		uint8_t *c = cmd + i * VSBDRV_CMD_LEN;
-		uint16_t head = 2 * i;
+	c[0] = VIRTIO_NET_CTRL_MAC;
+	c[1] = VIRTIO_NET_CTRL_MAC_ADDR_SET;
+	memcpy(c + 2, "\x02\x00\x00\x00\x00", 5);
+	c[7] = mac_last;
+	d->desc[head] = (struct vring_desc){
+		.addr = VSBDRV_IOVA + PG_CMD * VSBDRV_PAGE +
+			slot * VSBDRV_CMD_LEN,
+		.len = VSBDRV_CMD_LEN,
+		.flags = VRING_DESC_F_NEXT,
+		.next = head + 1,
+	};
+	d->desc[head + 1] = (struct vring_desc){
+		.addr = VSBDRV_IOVA + PG_ACK * VSBDRV_PAGE + i,
+		.len = 1,
+		.flags = VRING_DESC_F_WRITE,
+	};
+	d->avail->ring[i] = bad_head ? VSBDRV_NUM : head;
+}
 
-		c[0] = VIRTIO_NET_CTRL_MAC;
-		c[1] = VIRTIO_NET_CTRL_MAC_ADDR_SET;
-		memcpy(c + 2, "\x02\x00\x00\x00\x00", 5);
-		c[7] = (uint8_t)(i + 1);
-		d->desc[head] = (struct vring_desc){
-			.addr = VSBDRV_IOVA + PG_CMD * VSBDRV_PAGE +
-				i * VSBDRV_CMD_LEN,
-			.len = VSBDRV_CMD_LEN,
-			.flags = VRING_DESC_F_NEXT,
-			.next = head + 1,
-		};
-		d->desc[head + 1] = (struct vring_desc){
-			.addr = VSBDRV_IOVA + PG_ACK * VSBDRV_PAGE + i,
-			.len = 1,
-			.flags = VRING_DESC_F_WRITE,
-		};
-		d->avail->ring[i] = i == 0 && o->bad_head ? VSBDRV_NUM : head;
-	}
+/* Make the avail entries before @idx available, and kick. */
+static void kick(struct drv *d, uint16_t idx)
+{
 	/* Release: the entries before the index that announces them. */
-	__atomic_store_n(&d->avail->idx, o->cmds, __ATOMIC_RELEASE);
+	__atomic_store_n(&d->avail->idx, idx, __ATOMIC_RELEASE);
 	if (eventfd_write(d->kick_fd, 1))
 		die("kick");
 }
@@ -287,13 +318,80 @@ static bool fired(int fd)
 	return fd >= 0 && !eventfd_read(fd, &v) && v;
 }
 
+struct answer {
+	uint16_t used;
+	bool needs_reset;
+	bool config_irq;
+	uint64_t ms;
+};
+
+/* Wait for used idx @want, or NEEDS_RESET (and the config call, if set). */
+static void wait_used(struct drv *d, const struct opts *o, uint16_t want,
+		      struct answer *a)
+{
+	uint64_t start = now_ms(), end = start + o->wait_ms;
+
+	*a = (struct answer){ 0 };
+	for (;;) {
+		a->used = __atomic_load_n(&d->used->idx, __ATOMIC_ACQUIRE);
+		a->needs_reset = get_status(d) & VIRTIO_CONFIG_S_NEEDS_RESET;
+		a->config_irq |= fired(d->config_fd);
+		if (a->used == want ||
+		    (a->needs_reset && (a->config_irq || !o->config_call)))
+			break;
+		if (now_ms() >= end)
+			break;
+		poll(NULL, 0, 1);
+	}
+	a->ms = now_ms() - start;
+}
+
+static void print_config_mac(struct drv *d)
+{
+	struct {
+		struct vhost_vdpa_config hdr;
+		uint8_t mac[6];
+	} cfg = { .hdr = { .off = 0, .len = sizeof(cfg.mac) } };
+
+	xioctl(d, VHOST_VDPA_GET_CONFIG, &cfg, "VHOST_VDPA_GET_CONFIG");
+	printf(" mac=%02x:%02x:%02x:%02x:%02x:%02x", cfg.mac[0], cfg.mac[1],
+	       cfg.mac[2], cfg.mac[3], cfg.mac[4], cfg.mac[5]);
+}
+
+/*
+ * The same IOVAs in address space 1, but PG_CMD's backed by PG_CMD_AS1;
+ * the CVQ's group moves there, and one command goes at slot 0 of PG_CMD's
+ * IOVA, where address space 0 still holds the first command.
+ */
+static void switch_asid(struct drv *d, const struct opts *o)
+{
+	struct vhost_vring_state group = { .index = VSBDRV_CVQ };
+	struct answer a;
+	int pg;
+
+	iotlb_msg(d, 1, VHOST_IOTLB_BATCH_BEGIN, 0, 0, 0, 0);
+	for (pg = 0; pg < PG_MAPPED; pg++)
+		map_page(d, 1, pg, pg == PG_CMD ? PG_CMD_AS1 : pg,
+			 page_perm[pg]);
+	iotlb_msg(d, 1, VHOST_IOTLB_BATCH_END, 0, 0, 0, 0);
+	xioctl(d, VHOST_VDPA_GET_VRING_GROUP, &group,
+	       "VHOST_VDPA_GET_VRING_GROUP");
+	group.index = group.num;
+	group.num = 1;
+	xioctl(d, VHOST_VDPA_SET_GROUP_ASID, &group,
+	       "VHOST_VDPA_SET_GROUP_ASID");
+	put_cmd(d, o->cmds, PG_CMD_AS1, 0, VSBDRV_SWITCH_MAC_LAST, false);
+	kick(d, o->cmds + 1);
+	wait_used(d, o, o->cmds + 1, &a);
+	printf(" switched_used=%u", a.used);
+	print_config_mac(d);
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .cmds = 1, .idle_ms = 300, .wait_ms = 1000 };
 	struct drv d = { 0 };
-	bool needs_reset = false, config_irq = false;
-	uint64_t start, end;
-	uint16_t used;
+	struct answer ans;
 	unsigned int i;
 	int a;
 
@@ -306,6 +404,8 @@ int main(int argc, char **argv)
 			o.used_ro = true;
 		else if (!strcmp(opt, "--bad-head"))
 			o.bad_head = true;
+		else if (!strcmp(opt, "--switch-asid"))
+			o.switch_asid = true;
 		else if (a + 1 < argc && !strcmp(opt, "--cmds"))
 			o.cmds = strtoul(argv[++a], NULL, 0);
 		else if (a + 1 < argc && !strcmp(opt, "--idle-ms"))
@@ -317,33 +417,29 @@ int main(int argc, char **argv)
 		else
 			break;
 	}
-	if (a + 1 != argc || !o.cmds || o.cmds > VSBDRV_NUM / 2) {
+	/* --switch-asid needs one descriptor pair more. */
+	if (a + 1 != argc || !o.cmds || o.cmds >= VSBDRV_NUM / 2) {
 		fprintf(stderr,
-			"Usage: vsbdrv [--config-call] [--used-ro] [--bad-head] [--cmds N]\n"
-			"  [--idle-ms MS] [--wait-ms MS] [--extra-maps N] /dev/vhost-vdpa-N\n");
+			"Usage: vsbdrv [--config-call] [--used-ro] [--bad-head] [--switch-asid]\n"
+			"  [--cmds N] [--idle-ms MS] [--wait-ms MS] [--extra-maps N]\n"
+			"  /dev/vhost-vdpa-N\n");
 		return 2;
 	}
 	o.path = argv[a];
 	setup(&d, &o);
 	usleep(o.idle_ms * 1000);
-	offer(&d, &o);
-	start = now_ms();
-	end = start + o.wait_ms;
-	for (;;) {
-		used = __atomic_load_n(&d.used->idx, __ATOMIC_ACQUIRE);
-		needs_reset = get_status(&d) & VIRTIO_CONFIG_S_NEEDS_RESET;
-		config_irq |= fired(d.config_fd);
-		if (used == o.cmds ||
-		    (needs_reset && (config_irq || !o.config_call)))
-			break;
-		if (now_ms() >= end)
-			break;
-		poll(NULL, 0, 1);
-	}
-	printf("used=%u needs_reset=%d config_irq=%d acks=", used, needs_reset,
-	       config_irq);
+	for (i = 0; i < o.cmds; i++)
+		put_cmd(&d, i, PG_CMD, i, (uint8_t)(i + 1),
+			i == 0 && o.bad_head);
+	kick(&d, o.cmds);
+	wait_used(&d, &o, o.cmds, &ans);
+	printf("used=%u needs_reset=%d config_irq=%d acks=", ans.used,
+	       ans.needs_reset, ans.config_irq);
 	for (i = 0; i < o.cmds; i++)
 		printf("%s%u", i ? "," : "", d.mem[PG_ACK * VSBDRV_PAGE + i]);
-	printf(" ms=%llu\n", (unsigned long long)(now_ms() - start));
+	printf(" ms=%llu", (unsigned long long)ans.ms);
+	if (o.switch_asid && ans.used == o.cmds)
+		switch_asid(&d, &o);
+	putchar('\n');
 	return 0;
 }
