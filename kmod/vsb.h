@@ -16,6 +16,7 @@
 
 #include "uapi/vdpa_sim_batch.h"
 #include "vsb_cvq.h"
+#include "vsb_features.h"
 #include "vsb_filter.h"
 #include "vsb_loopback.h"
 #include "vsb_ring.h"

@@ -260,11 +260,8 @@ static u64 vsb_get_backend_features(const struct vdpa_device *vdpa)
 static int vsb_set_driver_features(struct vdpa_device *vdpa, u64 features)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
-	const u64 required = BIT_ULL(VIRTIO_F_VERSION_1) |
-			     BIT_ULL(VIRTIO_F_ACCESS_PLATFORM);
 
-	/* No legacy byte order, and addresses always go through maps. */
-	if ((features & required) != required)
+	if ((features & VSB_FEATURES_REQUIRED) != VSB_FEATURES_REQUIRED)
 		return -EINVAL;
 	mutex_lock(&vsb->lock);
 	vsb->features = features & vsb->supported_features;
@@ -394,6 +391,15 @@ static void vsb_set_status(struct vdpa_device *vdpa, u8 status)
 		return;
 	}
 	old = vsb->status;
+	/*
+	 * FEATURES_OK sticks only on a feature set the device can run with
+	 * ("Device Initialization": the driver reads it back): a driver that
+	 * ignored set_driver_features' refusal, or accepted a feature
+	 * without the one it needs, learns it here.
+	 */
+	if ((status & ~old & VIRTIO_CONFIG_S_FEATURES_OK) &&
+	    !vsb_features_usable(vsb->features))
+		status &= ~VIRTIO_CONFIG_S_FEATURES_OK;
 	/* NEEDS_RESET is the device's to set; the driver cannot clear it. */
 	vsb->status = status | (old & VIRTIO_CONFIG_S_NEEDS_RESET);
 	/* Serve kicks that came before DRIVER_OK. */

@@ -15,6 +15,10 @@
  *                   device is idle when the kick comes
  *   --wait-ms MS    how long to wait for the answer (1000)
  *   --extra-maps N  N more 4 KiB read-only maps in the IOTLB batch
+ *   --features HEX  only negotiate: VHOST_SET_FEATURES HEX (its error, if
+ *                   any, ignored as a careless driver would), then
+ *                   FEATURES_OK; prints "set_features=0|-ERRNO
+ *                   features_ok=0|1" (whether the device kept FEATURES_OK)
  *   --switch-asid   once the commands are answered, map the same IOVAs in
  *                   address space 1, but the command page to another page
  *                   holding MAC_ADDR_SET 02:00:00:00:00:aa, move the CVQ's
@@ -72,6 +76,8 @@ struct opts {
 	bool used_ro;
 	bool bad_head;
 	bool switch_asid;
+	bool features_given;
+	uint64_t features;
 	unsigned int cmds;
 	unsigned int idle_ms;
 	unsigned int wait_ms;
@@ -193,6 +199,19 @@ static void map_memory(struct drv *d, const struct opts *o)
 	iotlb_msg(d, 0, VHOST_IOTLB_BATCH_END, 0, 0, 0, 0);
 }
 
+/* --features: whether FEATURES_OK sticks on @features; exits. */
+static void __attribute__((noreturn))
+try_features(struct drv *d, uint64_t features)
+{
+	int err = ioctl(d->fd, VHOST_SET_FEATURES, &features) ? -errno : 0;
+	uint8_t status = get_status(d) | VIRTIO_CONFIG_S_FEATURES_OK;
+
+	xioctl(d, VHOST_VDPA_SET_STATUS, &status, "VHOST_VDPA_SET_STATUS");
+	printf("set_features=%d features_ok=%d\n", err,
+	       !!(get_status(d) & VIRTIO_CONFIG_S_FEATURES_OK));
+	exit(0);
+}
+
 static int new_eventfd(void)
 {
 	int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -224,6 +243,8 @@ static void setup(struct drv *d, const struct opts *o)
 	       "VHOST_SET_BACKEND_FEATURES");
 
 	add_status(d, VIRTIO_CONFIG_S_ACKNOWLEDGE | VIRTIO_CONFIG_S_DRIVER);
+	if (o->features_given)
+		try_features(d, o->features);
 	xioctl(d, VHOST_GET_FEATURES, &offered, "VHOST_GET_FEATURES");
 	features = offered & ((1ULL << VIRTIO_F_VERSION_1) |
 			      (1ULL << VIRTIO_F_ACCESS_PLATFORM) |
@@ -414,7 +435,10 @@ int main(int argc, char **argv)
 			o.wait_ms = strtoul(argv[++a], NULL, 0);
 		else if (a + 1 < argc && !strcmp(opt, "--extra-maps"))
 			o.extra_maps = strtoul(argv[++a], NULL, 0);
-		else
+		else if (a + 1 < argc && !strcmp(opt, "--features")) {
+			o.features_given = true;
+			o.features = strtoull(argv[++a], NULL, 16);
+		} else
 			break;
 	}
 	/* --switch-asid needs one descriptor pair more. */
@@ -422,6 +446,7 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 			"Usage: vsbdrv [--config-call] [--used-ro] [--bad-head] [--switch-asid]\n"
 			"  [--cmds N] [--idle-ms MS] [--wait-ms MS] [--extra-maps N]\n"
+			"  [--features HEX]\n"
 			"  /dev/vhost-vdpa-N\n");
 		return 2;
 	}
