@@ -104,7 +104,12 @@ struct vsb_cvq_stats {
 
 struct vsb_dev {
 	struct vdpa_device vdpa;
-	/* Serialises the ops and queue processing; protects all below. */
+	/*
+	 * Serialises the ops and queue processing; protects the fields
+	 * below but the config space (config_lock), the kick hand-off
+	 * (cvq_kicks to polling: atomics and barriers, see vsb_kick()) and
+	 * the netlink list's node and genl_id (vsb_devices_lock).
+	 */
 	struct mutex lock;
 	u64 supported_features;
 	u64 features;
@@ -137,7 +142,11 @@ struct vsb_dev {
 	struct vsb_loopback_stats lb_stats[VSB_MAX_VQP];
 	u8 *frame;
 
-	/* The config space; get_config may be called in atomic context. */
+	/*
+	 * The config space, copied in and out under a spinlock of its own,
+	 * so that get_config and get_generation never wait for a run of the
+	 * queues (which holds vsb->lock while it reaches guest memory).
+	 */
 	spinlock_t config_lock;
 	struct virtio_net_config config;
 	u32 generation;

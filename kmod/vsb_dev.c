@@ -5,7 +5,7 @@
  * Locking: vsb->lock serialises every op and all queue processing (see
  * vsb_run.c), so the rings, the IOTLBs, the callbacks and the control
  * state never change under a running queue; config_lock covers the config
- * space, which virtio_vdpa may read in atomic context.
+ * space alone, so reading it never waits for a run of the queues.
  */
 
 #include <linux/etherdevice.h>
