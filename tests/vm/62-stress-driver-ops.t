@@ -43,7 +43,8 @@ for c in $STRESS; do
 	tap_is "$? $(verdict)" "0 ok" "vdpa_sim_batch: $c, $ROUNDS rounds"
 	tap_diag "$(cat /tmp/stress.out)"
 done
-tap_ok "the background load on sd1 is still running" kill -0 $bg
+tap_ok "the background load on sd1 is still running" kill -0 $bg ||
+	tap_diag "$(tail -n 5 /tmp/bg.out)"
 kill $bg
 wait $bg 2>/dev/null
 
