@@ -59,6 +59,13 @@ HOST_TESTS = $(wildcard tests/host/*.t)
 # binaries that sub-makes built moments before.
 UNIT_TESTS = $$(ls $(TOOL_SAN_OUT)/tests/test_* $(KUNIT_OUT)/test_* 2>/dev/null)
 VM_TESTS = $(wildcard tests/vm/*.t)
+# The reliability tests run once more under SLUB poisoning and red zones
+# (vm.sh --slub-debug), where a stale pointer crashes instead of passing.
+# Debugging slows every allocation: 60-stress-lifecycle took 5.5 of the
+# default 10 minutes on a loaded 2-core host, so these get 20.
+SLUB_VM_TESTS = $(wildcard tests/vm/60-stress-lifecycle.t \
+	tests/vm/61-bad-input-matrix.t tests/vm/62-stress-driver-ops.t \
+	tests/vm/63-config-cb-reset.t)
 HARNESS_TESTS = $(wildcard tests/harness/*.t)
 
 .PHONY: all module tool setup testbed testbed-image check check-tests run \
@@ -144,6 +151,8 @@ check: setup
 check-tests: testbed-image unit-tests lint
 	$(Q)VM_NO_BUILD=1 prove --timer --exec tests/run-test \
 		$(HOST_TESTS) $(UNIT_TESTS) $(VM_TESTS) $(HARNESS_TESTS)
+	$(Q)VM_NO_BUILD=1 VM_SLUB_DEBUG=1 VM_TIMEOUT=$${VM_TIMEOUT:-1200} \
+		prove --timer --exec tests/run-test $(SLUB_VM_TESTS)
 
 run: setup
 	$(Q)$(MAKE) testbed-image

@@ -16,6 +16,7 @@
 
 #include "uapi/vdpa_sim_batch.h"
 #include "vsb_cvq.h"
+#include "vsb_features.h"
 #include "vsb_filter.h"
 #include "vsb_loopback.h"
 #include "vsb_ring.h"
@@ -32,6 +33,11 @@
 #define VSB_FRAME_MAX (VSB_NET_HDR_LEN + 14 + 4 + VSB_MAX_MTU)
 /* Frames moved per data path run, so a busy queue cannot hog the CPU. */
 #define VSB_TX_BUDGET 64
+/*
+ * Maps per address space, as vdpa_sim allows: set_map refuses more.
+ * (vhost_iotlb's own limit holds only with VHOST_IOTLB_FLAG_RETIRE, which
+ * silently drops the oldest map.)
+ */
 #define VSB_IOTLB_LIMIT 2048
 #define VSB_TLB_CACHE 4
 
@@ -65,7 +71,7 @@ struct vsb_vq {
 	struct vsb_as *as;
 	const struct vhost_iotlb_map *tlb[VSB_TLB_CACHE];
 	unsigned int tlb_next;
-	u32 tlb_gen;
+	u64 tlb_gen;
 };
 
 struct vsb_as {
@@ -98,7 +104,12 @@ struct vsb_cvq_stats {
 
 struct vsb_dev {
 	struct vdpa_device vdpa;
-	/* Serialises the ops and queue processing; protects all below. */
+	/*
+	 * Serialises the ops and queue processing; protects the fields
+	 * below but the config space (config_lock), the kick hand-off
+	 * (cvq_kicks to polling: atomics and barriers, see vsb_kick()) and
+	 * the netlink list's node and genl_id (vsb_devices_lock).
+	 */
 	struct mutex lock;
 	u64 supported_features;
 	u64 features;
@@ -118,8 +129,12 @@ struct vsb_dev {
 	struct vsb_vq vqs[VSB_MAX_NVQS];
 	u32 group_asid[VSB_NGROUPS];
 	struct vsb_as as[VSB_NAS];
-	/* bumped whenever a translation may change */
-	u32 map_gen;
+	/*
+	 * Bumped whenever a translation may change. 64 bits: a queue left
+	 * idle through 2^32 changes must not take its stale cache (maps
+	 * long freed) for current.
+	 */
+	u64 map_gen;
 	struct mm_struct *mm;
 	struct vdpa_callback config_cb;
 	struct vsb_cvq_stats cvq_stats;
@@ -127,7 +142,11 @@ struct vsb_dev {
 	struct vsb_loopback_stats lb_stats[VSB_MAX_VQP];
 	u8 *frame;
 
-	/* The config space; get_config may be called in atomic context. */
+	/*
+	 * The config space, copied in and out under a spinlock of its own,
+	 * so that get_config and get_generation never wait for a run of the
+	 * queues (which holds vsb->lock while it reaches guest memory).
+	 */
 	spinlock_t config_lock;
 	struct virtio_net_config config;
 	u32 generation;
@@ -142,8 +161,10 @@ struct vsb_dev {
 	atomic_t kicked;
 	bool polling;
 	struct work_struct work;
-	/* on the netlink family's device list */
+	/* on the netlink family's device list, in the order of genl_id */
 	struct list_head node;
+	/* set when added to the list, never reused: where dumps resume */
+	unsigned long genl_id;
 };
 
 static inline struct vsb_dev *vdpa_to_vsb(struct vdpa_device *vdpa)
@@ -153,6 +174,8 @@ static inline struct vsb_dev *vdpa_to_vsb(struct vdpa_device *vdpa)
 
 /* Runs device work that cannot be done in the kicking context. */
 extern struct workqueue_struct *vsb_wq;
+/* Test hook (module parameter map_gen_step): see vsb_maps_changed(). */
+extern unsigned long vsb_map_gen_step;
 extern const struct vsb_mem_ops vsb_iotlb_mem_ops;
 extern const struct vdpa_config_ops vsb_config_ops;
 

@@ -347,6 +347,7 @@ void vsb_cvq_handle(const struct vsb_ring *ring, const struct vsb_chain *chain,
 	u8 ack;
 
 	memset(res, 0, sizeof(*res));
+	res->class = VSB_CVQ_NO_CLASS;
 	res->ack = VIRTIO_NET_ERR;
 	if (chain->out_len < VSB_CVQ_HDR_LEN) {
 		res->fault = VSB_FAULT_CVQ_HEADER;

@@ -21,6 +21,11 @@
 #define VSB_VLAN_IDS 4096
 /* The control classes counted one by one; others count as "other". */
 #define VSB_CVQ_CLASSES (VIRTIO_NET_CTRL_GUEST_OFFLOADS + 1)
+/*
+ * The class of a command whose header was never read (a framing error):
+ * none, so it counts as "other", never as the RX class 0.
+ */
+#define VSB_CVQ_NO_CLASS 0xff
 
 /* Guest offloads GUEST_OFFLOADS_SET may enable, by feature bit. */
 #define VSB_GUEST_OFFLOADS                                                     \
@@ -79,7 +84,7 @@ struct vsb_cvq_scratch {
 
 /* The outcome of one control command. */
 struct vsb_cvq_result {
-	u8 class;
+	u8 class; /* VSB_CVQ_NO_CLASS without a header */
 	u8 cmd;
 	u8 ack; /* VIRTIO_NET_OK or VIRTIO_NET_ERR */
 	u32 used_len; /* bytes written to the driver's buffers */

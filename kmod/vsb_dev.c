@@ -5,7 +5,7 @@
  * Locking: vsb->lock serialises every op and all queue processing (see
  * vsb_run.c), so the rings, the IOTLBs, the callbacks and the control
  * state never change under a running queue; config_lock covers the config
- * space, which virtio_vdpa may read in atomic context.
+ * space alone, so reading it never waits for a run of the queues.
  */
 
 #include <linux/etherdevice.h>
@@ -19,6 +19,16 @@
 
 #include "vsb.h"
 #include "vsb_trace.h"
+
+/*
+ * A translation may have changed: each queue looks its address space up
+ * again and drops the maps it cached (vsb_vq_as()). Each change counts as
+ * vsb_map_gen_step, 1 but in the test that makes the count wrap.
+ */
+static void vsb_maps_changed(struct vsb_dev *vsb)
+{
+	vsb->map_gen += vsb_map_gen_step;
+}
 
 u16 vsb_cvq_index(const struct vsb_dev *vsb)
 {
@@ -250,18 +260,15 @@ static u64 vsb_get_backend_features(const struct vdpa_device *vdpa)
 static int vsb_set_driver_features(struct vdpa_device *vdpa, u64 features)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
-	const u64 required = BIT_ULL(VIRTIO_F_VERSION_1) |
-			     BIT_ULL(VIRTIO_F_ACCESS_PLATFORM);
 
-	/* No legacy byte order, and addresses always go through maps. */
-	if ((features & required) != required)
+	if ((features & VSB_FEATURES_REQUIRED) != VSB_FEATURES_REQUIRED)
 		return -EINVAL;
 	mutex_lock(&vsb->lock);
 	vsb->features = features & vsb->supported_features;
 	/* Guest offloads start as negotiated. */
 	vsb->ctrl.offloads = vsb->features & VSB_GUEST_OFFLOADS;
 	/* MQ moves the CVQ, and with it which address space it uses. */
-	vsb->map_gen++;
+	vsb_maps_changed(vsb);
 	/* Which filtering applies depends on CTRL_RX and CTRL_VLAN. */
 	vsb_rx_filter_build(&vsb->rx_filter, &vsb->ctrl, vsb->features);
 	mutex_unlock(&vsb->lock);
@@ -330,6 +337,14 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 		vq->last_avail = 0;
 		memset(&vq->cb, 0, sizeof(vq->cb));
 	}
+	/*
+	 * The config callback belongs to the driver that set it, like the
+	 * queues' ones: virtio_vdpa never clears it, and vhost_vdpa's lives
+	 * only as long as its file. Every driver change resets the device
+	 * (virtio's probe and remove, vhost_vdpa's open and release), so a
+	 * driver that sets none never reaches its predecessor's.
+	 */
+	memset(&vsb->config_cb, 0, sizeof(vsb->config_cb));
 	for (i = 0; i < VSB_NGROUPS; i++)
 		vsb->group_asid[i] = 0;
 	if (flags & VDPA_RESET_F_CLEAN_MAP) {
@@ -338,7 +353,7 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 			vsb->as[i].passthrough = true;
 		}
 	}
-	vsb->map_gen++;
+	vsb_maps_changed(vsb);
 	vsb->features = 0;
 	vsb->status = 0;
 	vsb->suspended = false;
@@ -376,6 +391,15 @@ static void vsb_set_status(struct vdpa_device *vdpa, u8 status)
 		return;
 	}
 	old = vsb->status;
+	/*
+	 * FEATURES_OK sticks only on a feature set the device can run with
+	 * ("Device Initialization": the driver reads it back): a driver that
+	 * ignored set_driver_features' refusal, or accepted a feature
+	 * without the one it needs, learns it here.
+	 */
+	if ((status & ~old & VIRTIO_CONFIG_S_FEATURES_OK) &&
+	    !vsb_features_usable(vsb->features))
+		status &= ~VIRTIO_CONFIG_S_FEATURES_OK;
 	/* NEEDS_RESET is the device's to set; the driver cannot clear it. */
 	vsb->status = status | (old & VIRTIO_CONFIG_S_NEEDS_RESET);
 	/* Serve kicks that came before DRIVER_OK. */
@@ -459,12 +483,18 @@ static int vsb_set_group_asid(struct vdpa_device *vdpa, unsigned int group,
 		return -EINVAL;
 	mutex_lock(&vsb->lock);
 	vsb->group_asid[group] = asid;
-	vsb->map_gen++;
+	vsb_maps_changed(vsb);
 	mutex_unlock(&vsb->lock);
 	return 0;
 }
 
-/* Replace the address space's translations with those of @iotlb. */
+/*
+ * Replace the address space's translations with those of @iotlb, all or
+ * nothing: on failure the address space maps nothing, so the driver's
+ * next access to the rings puts the device in NEEDS_RESET. vhost_vdpa
+ * ignores what set_map returns at the end of an IOTLB batch, so a refusal
+ * is also said in the kernel log.
+ */
 static int vsb_set_map(struct vdpa_device *vdpa, unsigned int asid,
 		       struct vhost_iotlb *iotlb)
 {
@@ -479,7 +509,15 @@ static int vsb_set_map(struct vdpa_device *vdpa, unsigned int asid,
 	mutex_lock(&vsb->lock);
 	vhost_iotlb_reset(as->iotlb);
 	as->passthrough = false;
-	vsb->map_gen++;
+	vsb_maps_changed(vsb);
+	/* Bounded before the copy, whose entries are GFP_ATOMIC. */
+	if (iotlb->nmaps > VSB_IOTLB_LIMIT) {
+		dev_warn_ratelimited(&vdpa->dev,
+				     "address space %u: %u maps, limit %u\n",
+				     asid, iotlb->nmaps, VSB_IOTLB_LIMIT);
+		ret = -ENOSPC;
+		goto unlock;
+	}
 	for (map = vhost_iotlb_itree_first(iotlb, 0, U64_MAX); map;
 	     map = vhost_iotlb_itree_next(map, 0, U64_MAX)) {
 		ret = vhost_iotlb_add_range(as->iotlb, map->start, map->last,
@@ -490,6 +528,7 @@ static int vsb_set_map(struct vdpa_device *vdpa, unsigned int asid,
 			break;
 		}
 	}
+unlock:
 	mutex_unlock(&vsb->lock);
 	return ret;
 }
@@ -503,7 +542,7 @@ static int vsb_reset_map(struct vdpa_device *vdpa, unsigned int asid)
 	mutex_lock(&vsb->lock);
 	vhost_iotlb_reset(vsb->as[asid].iotlb);
 	vsb->as[asid].passthrough = true;
-	vsb->map_gen++;
+	vsb_maps_changed(vsb);
 	mutex_unlock(&vsb->lock);
 	return 0;
 }
@@ -517,7 +556,7 @@ static int vsb_bind_mm(struct vdpa_device *vdpa, struct mm_struct *mm)
 		mmdrop(vsb->mm);
 	mmgrab(mm);
 	WRITE_ONCE(vsb->mm, mm);
-	vsb->map_gen++;
+	vsb_maps_changed(vsb);
 	mutex_unlock(&vsb->lock);
 	return 0;
 }
@@ -530,7 +569,7 @@ static void vsb_unbind_mm(struct vdpa_device *vdpa)
 	if (vsb->mm)
 		mmdrop(vsb->mm);
 	WRITE_ONCE(vsb->mm, NULL);
-	vsb->map_gen++;
+	vsb_maps_changed(vsb);
 	mutex_unlock(&vsb->lock);
 }
 
@@ -608,7 +647,8 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 	vsb->kick_poll_ns = params->kick_poll_ns;
 
 	for (i = 0; i < VSB_NAS; i++) {
-		vsb->as[i].iotlb = vhost_iotlb_alloc(VSB_IOTLB_LIMIT, 0);
+		/* No limit here: vsb_set_map() enforces VSB_IOTLB_LIMIT. */
+		vsb->as[i].iotlb = vhost_iotlb_alloc(0, 0);
 		if (!vsb->as[i].iotlb)
 			return -ENOMEM;
 		vsb->as[i].passthrough = true;

@@ -6,9 +6,10 @@
  * Requests find a device by name on vsb_devices. A device leaves the list
  * before it is unregistered, under vsb_devices_lock, which every request
  * holds from the look-up to the end of its reply: a device a request
- * found cannot go away under it, and a dump resumed after a deletion
- * simply no longer sees the device. Lock order: vsb_devices_lock, then
- * the device's lock.
+ * found cannot go away under it. A dump resumes after the last device
+ * it sent, by that device's genl_id, not by a position: deleting a device
+ * it already sent moves no other past the cursor. Lock order:
+ * vsb_devices_lock, then the device's lock.
  *
  * Attributes are validated strictly against a policy per command: an
  * attribute the command does not take, of the wrong type or size, or out
@@ -25,12 +26,15 @@
 
 static LIST_HEAD(vsb_devices);
 static DEFINE_MUTEX(vsb_devices_lock);
+/* the genl_id of the last device added; ids only grow along the list */
+static unsigned long vsb_devices_last_id;
 
 static struct genl_family vsb_genl_family;
 
 void vsb_genl_add_dev(struct vsb_dev *vsb)
 {
 	mutex_lock(&vsb_devices_lock);
+	vsb->genl_id = ++vsb_devices_last_id;
 	list_add_tail(&vsb->node, &vsb_devices);
 	mutex_unlock(&vsb_devices_lock);
 }
@@ -62,8 +66,10 @@ static struct vsb_dev *vsb_genl_find(struct genl_info *info)
 }
 
 /*
- * Checked here rather than with GENL_ADMIN_PERM, which refuses without
- * saying why.
+ * Changes, the statistics and the control state (the guest's MAC filter
+ * tables and VLANs) need CAP_NET_ADMIN, as vdpa's own vendor statistics
+ * do; only DEV_GET, the device's settings, is open to every user. Checked
+ * here rather than with GENL_ADMIN_PERM, which refuses without saying why.
  */
 static int vsb_genl_check_admin(struct sk_buff *skb, struct genl_info *info)
 {
@@ -71,6 +77,22 @@ static int vsb_genl_check_admin(struct sk_buff *skb, struct genl_info *info)
 		return 0;
 	NL_SET_ERR_MSG(info->extack, "changing a device needs CAP_NET_ADMIN");
 	return -EPERM;
+}
+
+/* For GET requests and dumps alike: a dump checks in its start op. */
+static int vsb_genl_check_reader(const struct sk_buff *skb,
+				 struct netlink_ext_ack *extack)
+{
+	if (netlink_capable(skb, CAP_NET_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "reading statistics or state needs CAP_NET_ADMIN");
+	return -EPERM;
+}
+
+static int vsb_genl_dump_start_reader(struct netlink_callback *cb)
+{
+	return vsb_genl_check_reader(cb->skb, cb->extack);
 }
 
 static int vsb_fill_dev(struct vsb_dev *vsb, struct sk_buff *msg)
@@ -198,29 +220,28 @@ static int vsb_genl_get(struct genl_info *info,
 	return genlmsg_reply(msg, info);
 }
 
-/* Every device, resuming after the cb->args[0] devices already sent. */
+/* Every device, resuming after the one whose genl_id is cb->args[0]. */
 static int vsb_genl_dump(struct sk_buff *msg, struct netlink_callback *cb,
 			 int (*fill)(struct vsb_dev *, struct sk_buff *))
 {
 	u8 cmd = ((struct genlmsghdr *)nlmsg_data(cb->nlh))->cmd;
-	long skip = cb->args[0], n = 0;
+	unsigned long last = cb->args[0];
 	struct vsb_dev *vsb;
 	int ret = 0;
 
 	mutex_lock(&vsb_devices_lock);
 	list_for_each_entry(vsb, &vsb_devices, node) {
-		if (n++ < skip)
+		if (vsb->genl_id <= last)
 			continue;
 		ret = vsb_genl_put(msg, NETLINK_CB(cb->skb).portid,
 				   cb->nlh->nlmsg_seq, NLM_F_MULTI, cmd, vsb,
 				   fill);
-		if (ret) {
-			n--;
+		if (ret)
 			break;
-		}
+		last = vsb->genl_id;
 	}
 	mutex_unlock(&vsb_devices_lock);
-	cb->args[0] = n;
+	cb->args[0] = last;
 	/* A device too big for an empty message is an error, not the end. */
 	if (ret == -EMSGSIZE && msg->len)
 		return msg->len;
@@ -240,7 +261,9 @@ static int vsb_genl_dev_get_dumpit(struct sk_buff *msg,
 
 static int vsb_genl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return vsb_genl_get(info, vsb_fill_genl_stats);
+	int ret = vsb_genl_check_reader(skb, info->extack);
+
+	return ret ?: vsb_genl_get(info, vsb_fill_genl_stats);
 }
 
 static int vsb_genl_stats_get_dumpit(struct sk_buff *msg,
@@ -251,7 +274,9 @@ static int vsb_genl_stats_get_dumpit(struct sk_buff *msg,
 
 static int vsb_genl_state_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return vsb_genl_get(info, vsb_fill_state);
+	int ret = vsb_genl_check_reader(skb, info->extack);
+
+	return ret ?: vsb_genl_get(info, vsb_fill_state);
 }
 
 static int vsb_genl_state_get_dumpit(struct sk_buff *msg,
@@ -349,6 +374,7 @@ static const struct genl_ops vsb_genl_ops[] = {
 	{
 		.cmd = VSB_CMD_STATS_GET,
 		.doit = vsb_genl_stats_get_doit,
+		.start = vsb_genl_dump_start_reader,
 		.dumpit = vsb_genl_stats_get_dumpit,
 		.policy = vsb_genl_dev_policy,
 		.maxattr = VSB_A_MAX,
@@ -362,6 +388,7 @@ static const struct genl_ops vsb_genl_ops[] = {
 	{
 		.cmd = VSB_CMD_STATE_GET,
 		.doit = vsb_genl_state_get_doit,
+		.start = vsb_genl_dump_start_reader,
 		.dumpit = vsb_genl_state_get_dumpit,
 		.policy = vsb_genl_dev_policy,
 		.maxattr = VSB_A_MAX,

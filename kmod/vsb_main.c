@@ -36,10 +36,6 @@
 	 BIT_ULL(VIRTIO_NET_F_CTRL_GUEST_OFFLOADS) |                           \
 	 BIT_ULL(VIRTIO_NET_F_GUEST_CSUM))
 
-/* A provisioned feature set must keep what the device cannot work without. */
-#define VSB_FEATURES_REQUIRED \
-	(BIT_ULL(VIRTIO_F_VERSION_1) | BIT_ULL(VIRTIO_F_ACCESS_PLATFORM))
-
 struct workqueue_struct *vsb_wq;
 static struct device *vsb_root;
 
@@ -77,12 +73,22 @@ static unsigned int vsb_batch_limit;
 module_param_named(batch_limit, vsb_batch_limit, uint, 0644);
 MODULE_PARM_DESC(batch_limit, "CVQ commands per batch (0: queue size)");
 
-/* Within what we offer, and with what the device cannot work without. */
+/*
+ * Within what we offer, with what the device cannot work without, and
+ * every feature with the ones it needs.
+ */
 static bool vsb_features_ok(u64 features)
 {
-	return !(features & ~VSB_FEATURES) &&
-	       (features & VSB_FEATURES_REQUIRED) == VSB_FEATURES_REQUIRED;
+	return !(features & ~VSB_FEATURES) && vsb_features_usable(features);
 }
+
+/*
+ * A test hook: every change of translations counts as this many, so that
+ * tests/vm/66-map-gen-wrap.t can show 2^32 changes in one.
+ */
+unsigned long vsb_map_gen_step = 1;
+module_param_named(map_gen_step, vsb_map_gen_step, ulong, 0444);
+MODULE_PARM_DESC(map_gen_step, "test hook: each map change counts this many");
 
 static unsigned int vsb_kick_poll_us = 50;
 module_param_named(kick_poll_us, vsb_kick_poll_us, uint, 0644);
@@ -111,8 +117,13 @@ static int vsb_check_config(struct device *dev, const char *name,
 	}
 	if (cfg->mask & BIT_ULL(VDPA_ATTR_DEV_FEATURES) &&
 	    !vsb_features_ok(cfg->device_features)) {
+		int unmet = vsb_features_unmet(cfg->device_features);
+
 		dev_info(dev, "%s: device_features 0x%llx: offered 0x%llx\n",
 			 name, cfg->device_features, VSB_FEATURES);
+		if (unmet >= 0)
+			dev_info(dev, "%s: feature %d lacks one it needs\n",
+				 name, unmet);
 		return -EINVAL;
 	}
 	return 0;

@@ -31,13 +31,20 @@ static void vsb_needs_reset(struct vsb_dev *vsb, struct vsb_vq *vq)
 	vsb_config_changed(vsb);
 }
 
-/* Publish what was pushed and notify the driver if it asked for it. */
+/*
+ * Publish what was pushed and notify the driver if it asked for it. A
+ * used ring the device cannot write is a driver error like any other: the
+ * commands it answers have taken effect, so the driver must learn now that
+ * it will not see them, not at the next kick, which may never come.
+ */
 static bool vsb_complete(struct vsb_dev *vsb, struct vsb_vq *vq)
 {
 	if (vq->ring.used_idx == vq->ring.used_published)
 		return false;
-	if (vsb_ring_publish(&vq->ring))
+	if (vsb_ring_publish(&vq->ring)) {
+		vsb_needs_reset(vsb, vq);
 		return false;
+	}
 	if (!vsb_ring_need_notify(&vq->ring) || !vq->cb.callback)
 		return false;
 	/* virtio_vdpa's callbacks schedule NAPI, which wants BHs off. */

@@ -21,6 +21,8 @@ set -euo pipefail
 PATTERN='BUG:|WARNING:|Oops|Call Trace|general protection|soft lockup'
 PATTERN+='|detected stalls|self-detected stall|blocked for more than'
 PATTERN+='|KASAN:|UBSAN:|Kernel panic'
+# SLUB debugging (vm.sh --slub-debug): "BUG kmalloc-64 (Tainted: ...): ..."
+PATTERN+='|BUG [^ :]+ \('
 
 if grep -a -n -E "$PATTERN" "$1" >&2; then
 	exit 1

@@ -30,6 +30,10 @@ Options:
                    the device's worker)
   --mem MB         guest memory (default 1536)
   --timeout SEC    hard limit for the whole boot (default 600)
+  --slub-debug     boot with slub_debug=FZPU init_on_free=1: freed objects
+                   are poisoned and red zones checked, so a use after free
+                   or an overrun crashes or is reported instead of passing
+                   silently; the logs get "-slub" added to their name
   --devices        before COMMAND, load stock vdpa_sim_net and vdpa_sim_batch
                    and create stock0 (vdpasim_net) and batch0 (vdpasim_batch),
                    both bound to vhost_vdpa
@@ -40,7 +44,8 @@ Options:
   -h, --help       this text
 
 Environment: VM_KVM=1, VM_SMP, VM_MEM, VM_TIMEOUT, VM_APPEND (extra kernel
-arguments), VM_NO_BUILD=1 (do not rebuild the image first), V=1.
+arguments), VM_SLUB_DEBUG=1 (as --slub-debug), VM_NO_BUILD=1 (do not
+rebuild the image first), V=1.
 EOT
 	exit "${1:-2}"
 }
@@ -48,6 +53,7 @@ EOT
 BOOT_TRIES=3
 kvm=${VM_KVM:-0}
 devices=0
+slub_debug=${VM_SLUB_DEBUG:-0}
 smp=${VM_SMP:-2}
 mem=${VM_MEM:-1536}
 timeout=${VM_TIMEOUT:-600}
@@ -57,6 +63,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--kvm) kvm=1 ;;
 	--devices) devices=1 ;;
+	--slub-debug) slub_debug=1 ;;
 	--smp) smp=${2:?}; shift ;;
 	--mem) mem=${2:?}; shift ;;
 	--timeout) timeout=${2:?}; shift ;;
@@ -87,6 +94,7 @@ if [ -z "$name" ]; then
 	tests/*.t) name=$(basename "$1" .t) ;;
 	*) name="command" ;;
 	esac
+	[ "$slub_debug" = 1 ] && name+=-slub
 fi
 mkdir -p "$logdir"
 # One run per log name at a time; a concurrent one gets its own logs.
@@ -137,6 +145,9 @@ append="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1"
 # clock: no watchdog for it. (tsc=reliable would do too, but it also
 # skips the TSC checks the guest relies on for its scheduler clock.)
 append+=" tsc=nowatchdog"
+if [ "$slub_debug" = 1 ]; then
+	append+=" slub_debug=FZPU init_on_free=1"
+fi
 append+=" ${VM_APPEND:-}"
 
 boot() {

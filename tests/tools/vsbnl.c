@@ -4,7 +4,8 @@
  * family and print the kernel's answer, for the VM tests of malformed
  * and unprivileged requests. Raw sockets only, no library.
  *
- *   vsbnl [--dump] [--drop-cap] COMMAND [ATTR...]
+ *   vsbnl [--dump] [--drop-cap] [--names] [--recv-len N] [--after-first CMD]
+ *         COMMAND [ATTR...]
  *
  * COMMAND is dev-get, dev-set, stats-get, stats-reset, state-get or a
  * number. Each ATTR is KIND:TYPE=VALUE, TYPE a number or one of name,
@@ -13,6 +14,11 @@
  *   u8:T=N  u16:T=N  u32:T=N  u64:T=N          flag:T      no payload
  * --dump sets NLM_F_DUMP; --drop-cap drops CAP_NET_ADMIN from the
  * effective and permitted sets (capset) before the socket is opened.
+ * --names adds " names=A,B,..." (each reply's device name) to the ok line;
+ * --recv-len reads with a buffer of N bytes (the kernel sizes dump
+ * messages after it); --after-first runs the shell command CMD once the
+ * first answer to the request was received, e.g. to delete a device in
+ * the middle of a dump.
  *
  * Output, one line on stdout: "ok replies=N" (exit 0), or
  * "error errno=NAME code=N msg=TEXT miss_type=T" (exit 1), msg and
@@ -44,6 +50,7 @@
 
 #define VSBNL_BUF_LEN 65536
 #define VSBNL_STRN_MAX 4096
+#define VSBNL_NAMES_LEN 1024
 
 #define __printf(fmt_idx, arg_idx) \
 	__attribute__((format(printf, fmt_idx, arg_idx)))
@@ -61,7 +68,8 @@ struct request {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %s [--dump] [--drop-cap] COMMAND [KIND:TYPE=VALUE...]\n"
+		"Usage: %s [--dump] [--drop-cap] [--names] [--recv-len N]\n"
+		"       [--after-first CMD] COMMAND [KIND:TYPE=VALUE...]\n"
 		"COMMAND: dev-get, dev-set, stats-get, stats-reset, state-get or\n"
 		"a number. KIND: str, strn (VALUE: a length), u8, u16, u32, u64,\n"
 		"flag (no =VALUE). TYPE: name, completion, batch-limit or a number.\n"
@@ -261,7 +269,12 @@ struct answer {
 	char msg[256];
 	int miss_type; /* -1: none */
 	uint16_t family_id; /* from a CTRL_CMD_GETFAMILY reply */
+	char names[VSBNL_NAMES_LEN]; /* each reply's VSB_A_DEV_NAME */
 };
+
+/* How replies are read. */
+static size_t recv_len = VSBNL_BUF_LEN;
+static const char *after_first;
 
 static void parse_ack_tlvs(const struct nlmsghdr *nlh, struct answer *a)
 {
@@ -288,9 +301,10 @@ static void parse_ack_tlvs(const struct nlmsghdr *nlh, struct answer *a)
 	}
 }
 
-static void family_id_of(const struct nlmsghdr *nlh, struct answer *a)
+/* The family id (a CTRL reply) or the device name (ours) of a reply. */
+static void take_attrs(const struct nlmsghdr *nlh, struct answer *a)
 {
-	size_t off = NLMSG_HDRLEN + GENL_HDRLEN;
+	size_t off = NLMSG_HDRLEN + GENL_HDRLEN, used;
 	const struct nlattr *nla;
 
 	while (off + NLA_HDRLEN <= nlh->nlmsg_len) {
@@ -298,10 +312,19 @@ static void family_id_of(const struct nlmsghdr *nlh, struct answer *a)
 		if (nla->nla_len < NLA_HDRLEN ||
 		    off + nla->nla_len > nlh->nlmsg_len)
 			return;
-		if (nla->nla_type == CTRL_ATTR_FAMILY_ID &&
+		if (nlh->nlmsg_type == GENL_ID_CTRL &&
+		    nla->nla_type == CTRL_ATTR_FAMILY_ID &&
 		    nla->nla_len >= NLA_HDRLEN + 2)
 			memcpy(&a->family_id, (const char *)nla + NLA_HDRLEN,
 			       2);
+		if (nlh->nlmsg_type != GENL_ID_CTRL &&
+		    nla->nla_type == VSB_A_DEV_NAME) {
+			used = strlen(a->names);
+			snprintf(a->names + used, sizeof(a->names) - used,
+				 "%s%.*s", used ? "," : "",
+				 (int)(nla->nla_len - NLA_HDRLEN),
+				 (const char *)nla + NLA_HDRLEN);
+		}
 		off += NLA_ALIGN(nla->nla_len);
 	}
 }
@@ -328,11 +351,12 @@ static bool take_message(const struct nlmsghdr *nlh, struct answer *a)
 		return true;
 	}
 	a->replies++;
-	family_id_of(nlh, a);
+	take_attrs(nlh, a);
 	return false;
 }
 
-static void exchange(int fd, struct request *r, struct answer *a)
+static void exchange(int fd, struct request *r, struct answer *a,
+		     const char *then)
 {
 	static char buf[VSBNL_BUF_LEN];
 	struct nlmsghdr *nlh;
@@ -345,9 +369,15 @@ static void exchange(int fd, struct request *r, struct answer *a)
 	if (send(fd, r->u.bytes, r->len, 0) < 0)
 		die_errno(errno, "send");
 	while (!done) {
-		n = recv(fd, buf, sizeof(buf), 0);
+		n = recv(fd, buf, recv_len, 0);
 		if (n < 0)
 			die_errno(errno, "recv");
+		if (then) {
+			if (system(then))
+				die_errno(ECHILD, "after the first recv: %s",
+					  then);
+			then = NULL;
+		}
 		left = (size_t)n;
 		for (nlh = (struct nlmsghdr *)buf; !done && NLMSG_OK(nlh, left);
 		     nlh = NLMSG_NEXT(nlh, left)) {
@@ -366,7 +396,7 @@ static uint16_t resolve_family(int fd)
 	start_request(&r, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0, 1);
 	put_attr(&r, CTRL_ATTR_FAMILY_NAME, VSB_GENL_NAME,
 		 sizeof(VSB_GENL_NAME));
-	exchange(fd, &r, &a);
+	exchange(fd, &r, &a, NULL);
 	if (a.error || !a.family_id)
 		die_errno(a.error ? a.error : ENOENT,
 			  "resolve the \"%s\" family", VSB_GENL_NAME);
@@ -409,7 +439,7 @@ static int open_socket(void)
 int main(int argc, char **argv)
 {
 	static struct request req;
-	bool dump = false, drop_cap = false;
+	bool dump = false, drop_cap = false, names = false;
 	struct answer a;
 	uint16_t family;
 	uint8_t cmd;
@@ -420,6 +450,13 @@ int main(int argc, char **argv)
 			dump = true;
 		else if (!strcmp(argv[i], "--drop-cap"))
 			drop_cap = true;
+		else if (!strcmp(argv[i], "--names"))
+			names = true;
+		else if (i + 1 < argc && !strcmp(argv[i], "--recv-len"))
+			recv_len = parse_num("receive length", argv[++i],
+					     VSBNL_BUF_LEN);
+		else if (i + 1 < argc && !strcmp(argv[i], "--after-first"))
+			after_first = argv[++i];
 		else if (!strcmp(argv[i], "--help")) {
 			usage(stdout);
 			return 0;
@@ -436,10 +473,13 @@ int main(int argc, char **argv)
 	start_request(&req, family, cmd, dump ? NLM_F_DUMP : 0, 2);
 	for (; i < argc; i++)
 		add_attr(&req, argv[i]);
-	exchange(fd, &req, &a);
+	exchange(fd, &req, &a, after_first);
 	close(fd);
 	if (!a.error) {
-		printf("ok replies=%u\n", a.replies);
+		printf("ok replies=%u", a.replies);
+		if (names)
+			printf(" names=%s", a.names);
+		putchar('\n');
 		return 0;
 	}
 	printf("error errno=%s code=%d", errno_name(a.error), a.error);

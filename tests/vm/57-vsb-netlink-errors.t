@@ -27,7 +27,7 @@ refused() {
 	esac
 }
 
-tap_plan 17
+tap_plan 22
 tb_load_batch
 tb_load_stock
 tb_dev_add b0 vdpasim_batch vhost_vdpa
@@ -59,8 +59,16 @@ refused "DEV_SET without CAP_NET_ADMIN" EPERM "CAP_NET_ADMIN" \
 	--drop-cap dev-set str:name=b0 u8:completion=0
 refused "STATS_RESET without CAP_NET_ADMIN" EPERM "CAP_NET_ADMIN" \
 	--drop-cap stats-reset str:name=b0
-tap_is "$(vsbnl --drop-cap state-get str:name=b0)" "ok replies=1" \
-	"reading needs no privilege"
+# The control state holds the guest's MAC filter tables and VLANs: like
+# vdpa's vendor statistics, reading it, and the statistics, needs admin.
+for get in state-get stats-get; do
+	refused "${get%-get} GET without CAP_NET_ADMIN" EPERM "CAP_NET_ADMIN" \
+		--drop-cap "$get" str:name=b0
+	refused "${get%-get} dump without CAP_NET_ADMIN" EPERM "CAP_NET_ADMIN" \
+		--drop-cap --dump "$get"
+done
+tap_is "$(vsbnl --drop-cap dev-get str:name=b0)" "ok replies=1" \
+	"reading the device's settings needs no privilege"
 tap_ok "vdpactl-batch prints the kernel's message" sh -c \
 	'vdpactl-batch dev set nosuch completion batch 2>&1 >/dev/null |
 	grep -q "^vdpactl-batch: dev set nosuch: No such device: no vdpa_sim_batch device of this name$"'
@@ -98,4 +106,28 @@ while kill -0 "$churn" 2>/dev/null || [ "$dumps" -lt 20 ]; do
 done
 wait "$churn"
 tap_is "$bad" 0 "$dumps STATE_GET dumps during deletions all completed"
+
+# A dump resumes after the last device it sent, even when one sent before
+# it is deleted in between. A dump message holds what fits NLMSG_GOODSIZE
+# (3 devices' statistics), one is filled at the request and the next
+# during each read: of twelve devices, the first goes away after the first
+# read, when six were sent, and all the others must still come.
+for d in b0 b1 b2; do
+	vdpa dev del "$d"
+done
+devs="d0 d1 d2 d3 d4 d5 d6 d7 d8 d9 d10 d11"
+for d in $devs; do
+	vdpa dev add name "$d" mgmtdev vdpasim_batch
+done
+out=$(vsbnl --names --recv-len 4096 --after-first "vdpa dev del d0" \
+	--dump stats-get)
+tap_diag "$out"
+missing=
+for d in ${devs#d0 }; do
+	case ",${out#*names=}," in
+	*",$d,"*) ;;
+	*) missing="$missing $d" ;;
+	esac
+done
+tap_is "$missing" "" "no device is skipped when one already sent is deleted"
 tap_done

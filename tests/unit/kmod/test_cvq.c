@@ -250,6 +250,13 @@ static void announce_ack_with_data_err(void **state)
 	assert_int_equal(f->res.changed, 0);
 }
 
+/*
+ * A command whose header was never read has no class: it must not count
+ * as one of the classes, RX (class 0) least of all.
+ */
+#define assert_no_class(f) \
+	assert_in_range((f)->res.class, VSB_CVQ_CLASSES, 0xff)
+
 /* Stock defect B: a short header left the chain uncompleted. */
 static void header_under_2_bytes_faults(void **state)
 {
@@ -257,6 +264,7 @@ static void header_under_2_bytes_faults(void **state)
 
 	fcvq_send_split(f, mac_set, 1, SPLIT(1), SPLIT(1), FMEM_RW);
 	fcvq_expect_fault(f, VSB_FAULT_CVQ_HEADER);
+	assert_no_class(f);
 	/* no readable byte at all */
 	fcvq_send_split(f, NULL, 0, NULL, 0, SPLIT(2), FMEM_RW);
 	fcvq_expect_fault(f, VSB_FAULT_CVQ_HEADER);
@@ -273,6 +281,7 @@ static void no_writable_byte_faults(void **state)
 
 	fcvq_send_split(f, mac_set, 8, SPLIT(2, 6), NULL, 0, FMEM_RW);
 	fcvq_expect_fault(f, VSB_FAULT_CVQ_NO_ACK);
+	assert_no_class(f);
 	assert_mac(f, mac_old);
 	/* a zero-length writable descriptor holds no ack either */
 	fcvq_send_split(f, mac_set, 8, SPLIT(8), SPLIT(0), FMEM_RW);

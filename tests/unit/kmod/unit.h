@@ -2,7 +2,7 @@
 /*
  * What every unit test file includes first: cmocka, with the headers it
  * needs before it, and the kernel's ARRAY_SIZE for the tests' own tables
- * (the code under test does not use it, so vsb_host.h does not have it).
+ * (vsb_host.h has the same, for the code under test).
  * FEATURE(bit) is a feature bit's mask, for the tests' feature sets.
  */
 #ifndef UNIT_H
@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 #define FEATURE(bit) (1ULL << (bit))
 
 #endif /* UNIT_H */

@@ -39,6 +39,7 @@ typedef __u64 u64;
 /* VSB_CTRL_CHANGED_* flags (vsb_cvq.h). */
 #define BIT(nr) (1UL << (nr))
 #define BIT_ULL(nr) (1ULL << (nr))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
  * Ring and descriptor fields are little-endian (VERSION_1). In userspace

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The network device's feature dependencies (virtio 1.x, "Feature bits"
+ * of the network device: a feature that needs another). Kernel-free.
+ */
+#ifndef VSB_FEATURES_H
+#define VSB_FEATURES_H
+
+#include "vsb_port.h"
+
+/*
+ * What the device cannot work without: the little-endian (modern) layout,
+ * and addresses that always go through its maps.
+ */
+#define VSB_FEATURES_REQUIRED \
+	(BIT_ULL(VIRTIO_F_VERSION_1) | BIT_ULL(VIRTIO_F_ACCESS_PLATFORM))
+
+/*
+ * Return: -1 if every feature in @features has what it depends on, else
+ * the number of the first feature bit that does not.
+ */
+int vsb_features_unmet(u64 features);
+
+/* A feature set the device can run with: required bits, dependencies. */
+static inline bool vsb_features_usable(u64 features)
+{
+	return (features & VSB_FEATURES_REQUIRED) == VSB_FEATURES_REQUIRED &&
+	       vsb_features_unmet(features) < 0;
+}
+
+#endif /* VSB_FEATURES_H */

@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vsbdrv: a minimal vhost-vdpa driver of a net device's control queue, for
+ * the VM tests that need a driver to do what vdpactl-batch never does:
+ * leave the config call unset, map the used ring read-only, load the
+ * IOTLB with many maps. Raw ioctls only, no library.
+ *
+ *   vsbdrv [OPTIONS] /dev/vhost-vdpa-N
+ *
+ *   --config-call   give the device a config call eventfd (default: none)
+ *   --used-ro       map the used ring read-only
+ *   --bad-head      make the first avail ring entry = num (no descriptor)
+ *   --cmds N        MAC_ADDR_SET commands made available with one kick (1)
+ *   --idle-ms MS    wait after DRIVER_OK before the commands (300), so the
+ *                   device is idle when the kick comes
+ *   --wait-ms MS    how long to wait for the answer (1000)
+ *   --extra-maps N  N more 4 KiB read-only maps in the IOTLB batch
+ *   --features HEX  only negotiate: VHOST_SET_FEATURES HEX (its error, if
+ *                   any, ignored as a careless driver would), then
+ *                   FEATURES_OK; prints "set_features=0|-ERRNO
+ *                   features_ok=0|1" (whether the device kept FEATURES_OK)
+ *   --switch-asid   once the commands are answered, map the same IOVAs in
+ *                   address space 1, but the command page to another page
+ *                   holding MAC_ADDR_SET 02:00:00:00:00:aa, move the CVQ's
+ *                   group to address space 1 and send that command at the
+ *                   IOVA of the first one; adds " switched_used=U mac=M":
+ *                   the used index after it and the config MAC
+ *                   (02:00:00:00:00:01 if the device still read address
+ *                   space 0)
+ *
+ * Output, one line on stdout, then exit 0:
+ *   used=U needs_reset=0|1 config_irq=0|1 acks=A,B,... ms=T
+ * U: the used index after the wait; config_irq: the config eventfd fired;
+ * acks: each command's ack byte (255 if never written); ms: from the kick
+ * to the end of the wait (the used index reached N, or NEEDS_RESET and the
+ * config interrupt if one was asked for). Exit 2: a set-up step failed.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/vhost.h>
+#include <linux/virtio_config.h>
+#include <linux/virtio_net.h>
+#include <linux/virtio_ring.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define VSBDRV_NUM 64
+#define VSBDRV_PAGE 4096
+#define VSBDRV_CVQ 2
+/* Where the four pages (rings, used ring, commands, acks) sit. */
+#define VSBDRV_IOVA 0x100000ULL
+/* Where --extra-maps go: far above the four pages. */
+#define VSBDRV_EXTRA_IOVA 0x100000000ULL
+#define VSBDRV_CMD_LEN 8
+#define VSBDRV_ACK_UNSET 0xff
+#define VSBDRV_SWITCH_MAC_LAST 0xaa
+
+/* PG_CMD_AS1 is mapped only in address space 1, at PG_CMD's IOVA. */
+enum { PG_DRIVER, PG_USED, PG_CMD, PG_ACK, PG_CMD_AS1, PG_COUNT };
+#define PG_MAPPED PG_CMD_AS1
+
+struct opts {
+	bool config_call;
+	bool used_ro;
+	bool bad_head;
+	bool switch_asid;
+	bool features_given;
+	uint64_t features;
+	unsigned int cmds;
+	unsigned int idle_ms;
+	unsigned int wait_ms;
+	unsigned long extra_maps;
+	const char *path;
+};
+
+struct drv {
+	int fd;
+	uint8_t *mem;
+	struct vring_desc *desc;
+	struct vring_avail *avail;
+	struct vring_used *used;
+	int kick_fd;
+	int call_fd;
+	int config_fd;
+};
+
+static void __attribute__((format(printf, 1, 2))) die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "vsbdrv: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n", strerror(errno));
+	exit(2);
+}
+
+static void xioctl(struct drv *d, unsigned long req, void *arg,
+		   const char *name)
+{
+	if (ioctl(d->fd, req, arg))
+		die("%s", name);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static uint8_t get_status(struct drv *d)
+{
+	uint8_t status;
+
+	xioctl(d, VHOST_VDPA_GET_STATUS, &status, "VHOST_VDPA_GET_STATUS");
+	return status;
+}
+
+static void add_status(struct drv *d, uint8_t bits)
+{
+	uint8_t status = get_status(d) | bits;
+
+	xioctl(d, VHOST_VDPA_SET_STATUS, &status, "VHOST_VDPA_SET_STATUS");
+	if ((get_status(d) & bits) != bits) {
+		errno = EIO;
+		die("status 0x%x not kept", bits);
+	}
+}
+
+static void iotlb_msg(struct drv *d, uint32_t asid, uint8_t type, uint64_t iova,
+		      uint64_t size, uint64_t uaddr, uint8_t perm)
+{
+	struct vhost_msg_v2 msg = {
+		.type = VHOST_IOTLB_MSG_V2,
+		.asid = asid,
+		.iotlb = { .iova = iova,
+			   .size = size,
+			   .uaddr = uaddr,
+			   .perm = perm,
+			   .type = type },
+	};
+
+	if (write(d->fd, &msg, sizeof(msg)) != sizeof(msg))
+		die("IOTLB message type %u at 0x%llx", type,
+		    (unsigned long long)iova);
+}
+
+static const uint8_t page_perm[PG_MAPPED] = {
+	[PG_DRIVER] = VHOST_ACCESS_RO,
+	[PG_USED] = VHOST_ACCESS_RW,
+	[PG_CMD] = VHOST_ACCESS_RO,
+	[PG_ACK] = VHOST_ACCESS_RW,
+};
+
+static uint64_t page_uaddr(const struct drv *d, int pg)
+{
+	return (uintptr_t)d->mem + (uint64_t)pg * VSBDRV_PAGE;
+}
+
+/* Page pg at its IOVA, backed by page @backing. */
+static void map_page(struct drv *d, uint32_t asid, int pg, int backing,
+		     uint8_t perm)
+{
+	iotlb_msg(d, asid, VHOST_IOTLB_UPDATE,
+		  VSBDRV_IOVA + (uint64_t)pg * VSBDRV_PAGE, VSBDRV_PAGE,
+		  page_uaddr(d, backing), perm);
+}
+
+static void map_memory(struct drv *d, const struct opts *o)
+{
+	unsigned long i;
+	int pg;
+
+	iotlb_msg(d, 0, VHOST_IOTLB_BATCH_BEGIN, 0, 0, 0, 0);
+	for (pg = 0; pg < PG_MAPPED; pg++)
+		map_page(d, 0, pg, pg,
+			 pg == PG_USED && o->used_ro ? VHOST_ACCESS_RO :
+						       page_perm[pg]);
+	/* The same page under many IOVAs: one map each, little memory. */
+	for (i = 0; i < o->extra_maps; i++)
+		iotlb_msg(d, 0, VHOST_IOTLB_UPDATE,
+			  VSBDRV_EXTRA_IOVA + (uint64_t)i * VSBDRV_PAGE,
+			  VSBDRV_PAGE, page_uaddr(d, PG_CMD), VHOST_ACCESS_RO);
+	iotlb_msg(d, 0, VHOST_IOTLB_BATCH_END, 0, 0, 0, 0);
+}
+
+/* --features: whether FEATURES_OK sticks on @features; exits. */
+static void __attribute__((noreturn))
+try_features(struct drv *d, uint64_t features)
+{
+	int err = ioctl(d->fd, VHOST_SET_FEATURES, &features) ? -errno : 0;
+	uint8_t status = get_status(d) | VIRTIO_CONFIG_S_FEATURES_OK;
+
+	xioctl(d, VHOST_VDPA_SET_STATUS, &status, "VHOST_VDPA_SET_STATUS");
+	printf("set_features=%d features_ok=%d\n", err,
+	       !!(get_status(d) & VIRTIO_CONFIG_S_FEATURES_OK));
+	exit(0);
+}
+
+static int new_eventfd(void)
+{
+	int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+
+	if (fd < 0)
+		die("eventfd");
+	return fd;
+}
+
+static void setup(struct drv *d, const struct opts *o)
+{
+	uint64_t backend = (1ULL << VHOST_BACKEND_F_IOTLB_MSG_V2) |
+			   (1ULL << VHOST_BACKEND_F_IOTLB_BATCH) |
+			   (1ULL << VHOST_BACKEND_F_IOTLB_ASID);
+	uint64_t features, offered;
+	struct vhost_vring_state state = { .index = VSBDRV_CVQ };
+	struct vhost_vring_file file = { .index = VSBDRV_CVQ };
+	struct vhost_vring_addr addr = { .index = VSBDRV_CVQ };
+	int memfd;
+
+	d->fd = open(o->path, O_RDWR | O_CLOEXEC);
+	if (d->fd < 0)
+		die("open %s", o->path);
+	xioctl(d, VHOST_SET_OWNER, NULL, "VHOST_SET_OWNER");
+	xioctl(d, VHOST_GET_BACKEND_FEATURES, &offered,
+	       "VHOST_GET_BACKEND_FEATURES");
+	backend &= offered;
+	xioctl(d, VHOST_SET_BACKEND_FEATURES, &backend,
+	       "VHOST_SET_BACKEND_FEATURES");
+
+	add_status(d, VIRTIO_CONFIG_S_ACKNOWLEDGE | VIRTIO_CONFIG_S_DRIVER);
+	if (o->features_given)
+		try_features(d, o->features);
+	xioctl(d, VHOST_GET_FEATURES, &offered, "VHOST_GET_FEATURES");
+	features = offered & ((1ULL << VIRTIO_F_VERSION_1) |
+			      (1ULL << VIRTIO_F_ACCESS_PLATFORM) |
+			      (1ULL << VIRTIO_NET_F_CTRL_VQ) |
+			      (1ULL << VIRTIO_NET_F_CTRL_MAC_ADDR));
+	xioctl(d, VHOST_SET_FEATURES, &features, "VHOST_SET_FEATURES");
+	add_status(d, VIRTIO_CONFIG_S_FEATURES_OK);
+
+	/* Shared memory: VA-mode parents map only file-backed VMAs. */
+	memfd = memfd_create("vsbdrv", MFD_CLOEXEC);
+	if (memfd < 0 || ftruncate(memfd, PG_COUNT * VSBDRV_PAGE))
+		die("memfd");
+	d->mem = mmap(NULL, PG_COUNT * VSBDRV_PAGE, PROT_READ | PROT_WRITE,
+		      MAP_SHARED, memfd, 0);
+	if (d->mem == MAP_FAILED)
+		die("mmap");
+	close(memfd);
+	d->desc = (void *)d->mem;
+	d->avail = (void *)(d->mem + VSBDRV_NUM * sizeof(struct vring_desc));
+	d->used = (void *)(d->mem + PG_USED * VSBDRV_PAGE);
+	memset(d->mem + PG_ACK * VSBDRV_PAGE, VSBDRV_ACK_UNSET, VSBDRV_PAGE);
+	map_memory(d, o);
+
+	state.num = VSBDRV_NUM;
+	xioctl(d, VHOST_SET_VRING_NUM, &state, "VHOST_SET_VRING_NUM");
+	addr.desc_user_addr = VSBDRV_IOVA;
+	addr.avail_user_addr = VSBDRV_IOVA + ((uint8_t *)d->avail - d->mem);
+	addr.used_user_addr = VSBDRV_IOVA + PG_USED * VSBDRV_PAGE;
+	xioctl(d, VHOST_SET_VRING_ADDR, &addr, "VHOST_SET_VRING_ADDR");
+	state.num = 0;
+	xioctl(d, VHOST_SET_VRING_BASE, &state, "VHOST_SET_VRING_BASE");
+	d->kick_fd = file.fd = new_eventfd();
+	xioctl(d, VHOST_SET_VRING_KICK, &file, "VHOST_SET_VRING_KICK");
+	d->call_fd = file.fd = new_eventfd();
+	xioctl(d, VHOST_SET_VRING_CALL, &file, "VHOST_SET_VRING_CALL");
+	d->config_fd = -1;
+	if (o->config_call) {
+		d->config_fd = new_eventfd();
+		xioctl(d, VHOST_VDPA_SET_CONFIG_CALL, &d->config_fd,
+		       "VHOST_VDPA_SET_CONFIG_CALL");
+	}
+	state.num = 1;
+	xioctl(d, VHOST_VDPA_SET_VRING_ENABLE, &state,
+	       "VHOST_VDPA_SET_VRING_ENABLE");
+	add_status(d, VIRTIO_CONFIG_S_DRIVER_OK);
+}
+
+/*
+ * MAC_ADDR_SET 02:00:00:00:00:@mac_last in descriptor 2 * @i, at command
+ * @slot of PG_CMD's IOVA, the bytes written to page @cmd_page (PG_CMD, or
+ * PG_CMD_AS1 behind the same IOVA in address space 1); its ack in
+ * descriptor 2 * @i + 1; made available at avail entry @i.
+ */
+static void put_cmd(struct drv *d, uint16_t i, int cmd_page, uint16_t slot,
+		    uint8_t mac_last, bool bad_head)
+{
+	uint8_t *c = d->mem + cmd_page * VSBDRV_PAGE + slot * VSBDRV_CMD_LEN;
+	uint16_t head = 2 * i;
+
+	c[0] = VIRTIO_NET_CTRL_MAC;
+	c[1] = VIRTIO_NET_CTRL_MAC_ADDR_SET;
+	memcpy(c + 2, "\x02\x00\x00\x00\x00", 5);
+	c[7] = mac_last;
+	d->desc[head] = (struct vring_desc){
+		.addr = VSBDRV_IOVA + PG_CMD * VSBDRV_PAGE +
+			slot * VSBDRV_CMD_LEN,
+		.len = VSBDRV_CMD_LEN,
+		.flags = VRING_DESC_F_NEXT,
+		.next = head + 1,
+	};
+	d->desc[head + 1] = (struct vring_desc){
+		.addr = VSBDRV_IOVA + PG_ACK * VSBDRV_PAGE + i,
+		.len = 1,
+		.flags = VRING_DESC_F_WRITE,
+	};
+	d->avail->ring[i] = bad_head ? VSBDRV_NUM : head;
+}
+
+/* Make the avail entries before @idx available, and kick. */
+static void kick(struct drv *d, uint16_t idx)
+{
+	/* Release: the entries before the index that announces them. */
+	__atomic_store_n(&d->avail->idx, idx, __ATOMIC_RELEASE);
+	if (eventfd_write(d->kick_fd, 1))
+		die("kick");
+}
+
+static bool fired(int fd)
+{
+	eventfd_t v;
+
+	return fd >= 0 && !eventfd_read(fd, &v) && v;
+}
+
+struct answer {
+	uint16_t used;
+	bool needs_reset;
+	bool config_irq;
+	uint64_t ms;
+};
+
+/* Wait for used idx @want, or NEEDS_RESET (and the config call, if set). */
+static void wait_used(struct drv *d, const struct opts *o, uint16_t want,
+		      struct answer *a)
+{
+	uint64_t start = now_ms(), end = start + o->wait_ms;
+
+	*a = (struct answer){ 0 };
+	for (;;) {
+		a->used = __atomic_load_n(&d->used->idx, __ATOMIC_ACQUIRE);
+		a->needs_reset = get_status(d) & VIRTIO_CONFIG_S_NEEDS_RESET;
+		a->config_irq |= fired(d->config_fd);
+		if (a->used == want ||
+		    (a->needs_reset && (a->config_irq || !o->config_call)))
+			break;
+		if (now_ms() >= end)
+			break;
+		poll(NULL, 0, 1);
+	}
+	a->ms = now_ms() - start;
+}
+
+static void print_config_mac(struct drv *d)
+{
+	struct {
+		struct vhost_vdpa_config hdr;
+		uint8_t mac[6];
+	} cfg = { .hdr = { .off = 0, .len = sizeof(cfg.mac) } };
+
+	xioctl(d, VHOST_VDPA_GET_CONFIG, &cfg, "VHOST_VDPA_GET_CONFIG");
+	printf(" mac=%02x:%02x:%02x:%02x:%02x:%02x", cfg.mac[0], cfg.mac[1],
+	       cfg.mac[2], cfg.mac[3], cfg.mac[4], cfg.mac[5]);
+}
+
+/*
+ * The same IOVAs in address space 1, but PG_CMD's backed by PG_CMD_AS1;
+ * the CVQ's group moves there, and one command goes at slot 0 of PG_CMD's
+ * IOVA, where address space 0 still holds the first command.
+ */
+static void switch_asid(struct drv *d, const struct opts *o)
+{
+	struct vhost_vring_state group = { .index = VSBDRV_CVQ };
+	struct answer a;
+	int pg;
+
+	iotlb_msg(d, 1, VHOST_IOTLB_BATCH_BEGIN, 0, 0, 0, 0);
+	for (pg = 0; pg < PG_MAPPED; pg++)
+		map_page(d, 1, pg, pg == PG_CMD ? PG_CMD_AS1 : pg,
+			 page_perm[pg]);
+	iotlb_msg(d, 1, VHOST_IOTLB_BATCH_END, 0, 0, 0, 0);
+	xioctl(d, VHOST_VDPA_GET_VRING_GROUP, &group,
+	       "VHOST_VDPA_GET_VRING_GROUP");
+	group.index = group.num;
+	group.num = 1;
+	xioctl(d, VHOST_VDPA_SET_GROUP_ASID, &group,
+	       "VHOST_VDPA_SET_GROUP_ASID");
+	put_cmd(d, o->cmds, PG_CMD_AS1, 0, VSBDRV_SWITCH_MAC_LAST, false);
+	kick(d, o->cmds + 1);
+	wait_used(d, o, o->cmds + 1, &a);
+	printf(" switched_used=%u", a.used);
+	print_config_mac(d);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .cmds = 1, .idle_ms = 300, .wait_ms = 1000 };
+	struct drv d = { 0 };
+	struct answer ans;
+	unsigned int i;
+	int a;
+
+	for (a = 1; a < argc && !strncmp(argv[a], "--", 2); a++) {
+		const char *opt = argv[a];
+
+		if (!strcmp(opt, "--config-call"))
+			o.config_call = true;
+		else if (!strcmp(opt, "--used-ro"))
+			o.used_ro = true;
+		else if (!strcmp(opt, "--bad-head"))
+			o.bad_head = true;
+		else if (!strcmp(opt, "--switch-asid"))
+			o.switch_asid = true;
+		else if (a + 1 < argc && !strcmp(opt, "--cmds"))
+			o.cmds = strtoul(argv[++a], NULL, 0);
+		else if (a + 1 < argc && !strcmp(opt, "--idle-ms"))
+			o.idle_ms = strtoul(argv[++a], NULL, 0);
+		else if (a + 1 < argc && !strcmp(opt, "--wait-ms"))
+			o.wait_ms = strtoul(argv[++a], NULL, 0);
+		else if (a + 1 < argc && !strcmp(opt, "--extra-maps"))
+			o.extra_maps = strtoul(argv[++a], NULL, 0);
+		else if (a + 1 < argc && !strcmp(opt, "--features")) {
+			o.features_given = true;
+			o.features = strtoull(argv[++a], NULL, 16);
+		} else
+			break;
+	}
+	/* --switch-asid needs one descriptor pair more. */
+	if (a + 1 != argc || !o.cmds || o.cmds >= VSBDRV_NUM / 2) {
+		fprintf(stderr,
+			"Usage: vsbdrv [--config-call] [--used-ro] [--bad-head] [--switch-asid]\n"
+			"  [--cmds N] [--idle-ms MS] [--wait-ms MS] [--extra-maps N]\n"
+			"  [--features HEX]\n"
+			"  /dev/vhost-vdpa-N\n");
+		return 2;
+	}
+	o.path = argv[a];
+	setup(&d, &o);
+	usleep(o.idle_ms * 1000);
+	for (i = 0; i < o.cmds; i++)
+		put_cmd(&d, i, PG_CMD, i, (uint8_t)(i + 1),
+			i == 0 && o.bad_head);
+	kick(&d, o.cmds);
+	wait_used(&d, &o, o.cmds, &ans);
+	printf("used=%u needs_reset=%d config_irq=%d acks=", ans.used,
+	       ans.needs_reset, ans.config_irq);
+	for (i = 0; i < o.cmds; i++)
+		printf("%s%u", i ? "," : "", d.mem[PG_ACK * VSBDRV_PAGE + i]);
+	printf(" ms=%llu", (unsigned long long)ans.ms);
+	if (o.switch_asid && ans.used == o.cmds)
+		switch_asid(&d, &o);
+	putchar('\n');
+	return 0;
+}
