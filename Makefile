@@ -52,6 +52,9 @@ TB_KO := $(BUILD)/kmod/$(TESTBED_KVER)/kmod/vdpa_sim_batch.ko
 TB_TESTMOD := $(BUILD)/testmod/$(TESTBED_KVER)/vdpa_batch_warn_test.ko
 TB_STOCK := $(addprefix $(BUILD)/stock/$(TESTBED_KVER)/,vringh.ko vdpa_sim.ko vdpa_sim_net.ko)
 TB_IMAGE := $(BUILD)/vm/initramfs.cpio
+# QEMU 10 for the tests that run it in the guest, appended by vm.sh.
+TB_QEMU_LAYER := $(BUILD)/vm/qemu.cpio
+TB_QEMU_VERSION := $(wildcard $(BUILD)/qemu/version)
 TB_INPUTS := $(shell find tests scripts -type f 2>/dev/null)
 
 HOST_TESTS = $(wildcard tests/host/*.t)
@@ -115,7 +118,7 @@ kmod-unit-tests:
 setup:
 	$(Q)scripts/setup.sh
 
-testbed-image: $(TB_IMAGE)
+testbed-image: $(TB_IMAGE) $(if $(TB_QEMU_VERSION),$(TB_QEMU_LAYER))
 
 $(TB_KO): $(KMOD_SRCS)
 	$(Q)scripts/kbuild.sh . $(BUILD)/kmod/$(TESTBED_KVER) $(TESTBED_KDIR) $(KBUILD_ARGS) modules
@@ -133,6 +136,9 @@ $(BUILD)/testtools/%: tests/tools/%.c
 $(TB_IMAGE): $(TB_KO) $(TB_TESTMOD) $(TB_STOCK) $(if $(HAVE_TOOL),$(TOOL_BIN)) $(TESTTOOLS) $(TB_INPUTS)
 	$(if $(TESTBED_KVER),,$(error test bed not set up: run 'make setup'))
 	$(Q)scripts/mkinitramfs.sh $@
+
+$(TB_QEMU_LAYER): $(TB_QEMU_VERSION) scripts/mkinitramfs.sh
+	$(Q)scripts/mkinitramfs.sh --qemu $@
 
 # Setup may pick a new kernel, so everything after it runs in a fresh make
 # that reads the new build/testbed.env.

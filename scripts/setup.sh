@@ -99,12 +99,6 @@ EOT
 	apt_update
 }
 
-# Candidate version of PACKAGE in SUITE, from the current apt lists.
-suite_version() {
-	apt-cache madison "$1" 2>/dev/null |
-		awk -F'|' -v s="$2" '$3 ~ "[ /]" s "/" { gsub(/ /, "", $2); print $2; exit }'
-}
-
 # Install PACKAGE at the version SUITE has, unless it is there already.
 install_from_suite() {
 	local pkg=$1 suite=$2 want have
@@ -169,6 +163,7 @@ main() {
 	export KVER
 	run "$VB_ROOT/scripts/fetch-testbed.sh"
 	run "$VB_ROOT/scripts/build-stock.sh"
+	run "$VB_ROOT/scripts/fetch-qemu.sh"
 }
 
 main "$@"
