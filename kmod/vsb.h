@@ -154,6 +154,7 @@ static inline struct vsb_dev *vdpa_to_vsb(struct vdpa_device *vdpa)
 /* Runs device work that cannot be done in the kicking context. */
 extern struct workqueue_struct *vsb_wq;
 extern const struct vsb_mem_ops vsb_iotlb_mem_ops;
+bool vsb_vq_nothing_mapped(struct vsb_vq *vq);
 extern const struct vdpa_config_ops vsb_config_ops;
 
 /* Per-device settings, taken from the module parameters at creation. */
