@@ -152,6 +152,7 @@ check-tests: testbed-image unit-tests lint
 run: setup
 	$(Q)$(MAKE) testbed-image
 	$(Q)VM_NO_BUILD=1 scripts/vm.sh --name run -- scripts/guest/main-job.sh
+	$(Q)VM_NO_BUILD=1 scripts/bench-qemu.sh
 
 lint: testbed-image
 	$(Q)scripts/lint.sh
