@@ -52,6 +52,9 @@ TB_KO := $(BUILD)/kmod/$(TESTBED_KVER)/kmod/vdpa_sim_batch.ko
 TB_TESTMOD := $(BUILD)/testmod/$(TESTBED_KVER)/vdpa_batch_warn_test.ko
 TB_STOCK := $(addprefix $(BUILD)/stock/$(TESTBED_KVER)/,vringh.ko vdpa_sim.ko vdpa_sim_net.ko)
 TB_IMAGE := $(BUILD)/vm/initramfs.cpio
+# QEMU 10 for the tests that run it in the guest, appended by vm.sh.
+TB_QEMU_LAYER := $(BUILD)/vm/qemu.cpio
+TB_QEMU_VERSION := $(wildcard $(BUILD)/qemu/version)
 TB_INPUTS := $(shell find tests scripts -type f 2>/dev/null)
 
 HOST_TESTS = $(wildcard tests/host/*.t)
@@ -124,7 +127,7 @@ kmod-unit-tests:
 setup:
 	$(Q)scripts/setup.sh
 
-testbed-image: $(TB_IMAGE)
+testbed-image: $(TB_IMAGE) $(if $(TB_QEMU_VERSION),$(TB_QEMU_LAYER))
 
 $(TB_KO): $(KMOD_SRCS)
 	$(Q)scripts/kbuild.sh . $(BUILD)/kmod/$(TESTBED_KVER) $(TESTBED_KDIR) $(KBUILD_ARGS) modules
@@ -143,6 +146,9 @@ $(TB_IMAGE): $(TB_KO) $(TB_TESTMOD) $(TB_STOCK) $(if $(HAVE_TOOL),$(TOOL_BIN)) $
 	$(if $(TESTBED_KVER),,$(error test bed not set up: run 'make setup'))
 	$(Q)scripts/mkinitramfs.sh $@
 
+$(TB_QEMU_LAYER): $(TB_QEMU_VERSION) scripts/mkinitramfs.sh
+	$(Q)scripts/mkinitramfs.sh --qemu $@
+
 # Setup may pick a new kernel, so everything after it runs in a fresh make
 # that reads the new build/testbed.env.
 check: setup
@@ -157,6 +163,7 @@ check-tests: testbed-image unit-tests lint
 run: setup
 	$(Q)$(MAKE) testbed-image
 	$(Q)VM_NO_BUILD=1 scripts/vm.sh --name run -- scripts/guest/main-job.sh
+	$(Q)VM_NO_BUILD=1 scripts/bench-qemu.sh
 
 lint: testbed-image
 	$(Q)scripts/lint.sh

@@ -177,6 +177,7 @@ extern struct workqueue_struct *vsb_wq;
 /* Test hook (module parameter map_gen_step): see vsb_maps_changed(). */
 extern unsigned long vsb_map_gen_step;
 extern const struct vsb_mem_ops vsb_iotlb_mem_ops;
+bool vsb_vq_nothing_mapped(struct vsb_vq *vq);
 extern const struct vdpa_config_ops vsb_config_ops;
 
 /* Per-device settings, taken from the module parameters at creation. */

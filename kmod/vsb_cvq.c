@@ -310,18 +310,26 @@ static u8 vsb_cvq_dispatch(const struct vsb_cvq_cmd *c,
 
 /**
  * vsb_net_ctrl_reset - the state a device has after reset ("Device
- * Reset" and the CVQ sections): its MAC, empty MAC and VLAN tables, no
- * receive mode set, one queue pair, every negotiated guest offload on
+ * Reset" and the CVQ sections): its MAC, empty MAC and VLAN tables,
+ * promiscuous and no other receive mode, one queue pair, every negotiated
+ * guest offload on
  * @ctrl: the state
  * @mac: the device's provisioned MAC
  * @max_pairs: queue pairs the device has
  * @features: negotiated features (0 before negotiation)
+ *
+ * The spec leaves the receive modes' reset values open. Promiscuous is what
+ * QEMU's virtio-net resets to (so that a driver sending no RX command gets
+ * every frame, as without CTRL_RX), and what QEMU's vhost-vdpa load assumes:
+ * it restores promiscuous mode by sending RX_PROMISC 0 when it is off,
+ * and nothing when it is on.
  */
 void vsb_net_ctrl_reset(struct vsb_net_ctrl *ctrl, const u8 *mac, u16 max_pairs,
 			u64 features)
 {
 	memset(ctrl, 0, sizeof(*ctrl));
 	memcpy(ctrl->mac, mac, VSB_ETH_ALEN);
+	ctrl->promisc = true;
 	ctrl->pairs = 1;
 	ctrl->max_pairs = max_pairs;
 	ctrl->offloads = features & VSB_GUEST_OFFLOADS;

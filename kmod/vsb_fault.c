@@ -23,6 +23,7 @@ static const char *const vsb_fault_names[VSB_FAULT_COUNT] = {
 	[VSB_FAULT_BUFFER_ACCESS] = "buffer not accessible",
 	[VSB_FAULT_CVQ_HEADER] = "control header too short",
 	[VSB_FAULT_CVQ_NO_ACK] = "control command without ack byte",
+	[VSB_FAULT_NOTHING_MAPPED] = "no memory mapped (RAM not shared?)",
 };
 
 const char *vsb_fault_name(enum vsb_fault fault)

@@ -25,6 +25,7 @@ enum vsb_fault {
 	VSB_FAULT_BUFFER_ACCESS, /* buffer unmapped or wrong perm */
 	VSB_FAULT_CVQ_HEADER, /* control header under 2 bytes */
 	VSB_FAULT_CVQ_NO_ACK, /* no writable byte for the ack */
+	VSB_FAULT_NOTHING_MAPPED, /* ring or buffer access, no map at all */
 	VSB_FAULT_COUNT
 };
 

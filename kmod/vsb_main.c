@@ -24,17 +24,29 @@
 #define DRV_DESC "vDPA net device simulator with batched CVQ completion"
 #define DRV_LICENSE "GPL"
 
-#define VSB_FEATURES                                                           \
+/*
+ * What a device offers unless "vdpa dev add ... device_features" says
+ * otherwise: everything but the features QEMU's shadow virtqueue cannot
+ * handle (10.0 and older). QEMU shadows the control queue, and so loads
+ * the guest's state at every start, only when it supports every feature
+ * the device offers, and refuses x-svq=on otherwise. INDIRECT_DESC and
+ * GUEST_ANNOUNCE stay available to whoever asks for them.
+ */
+#define VSB_FEATURES_DEFAULT                                                   \
 	(BIT_ULL(VIRTIO_F_VERSION_1) | BIT_ULL(VIRTIO_F_ACCESS_PLATFORM) |     \
 	 BIT_ULL(VIRTIO_F_ANY_LAYOUT) | BIT_ULL(VIRTIO_RING_F_EVENT_IDX) |     \
-	 BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC) | BIT_ULL(VIRTIO_NET_F_MAC) |    \
-	 BIT_ULL(VIRTIO_NET_F_MTU) | BIT_ULL(VIRTIO_NET_F_STATUS) |            \
-	 BIT_ULL(VIRTIO_NET_F_CTRL_VQ) | BIT_ULL(VIRTIO_NET_F_CTRL_MAC_ADDR) | \
-	 BIT_ULL(VIRTIO_NET_F_GUEST_ANNOUNCE) |                                \
-	 BIT_ULL(VIRTIO_NET_F_CTRL_RX) | BIT_ULL(VIRTIO_NET_F_CTRL_RX_EXTRA) | \
+	 BIT_ULL(VIRTIO_NET_F_MAC) | BIT_ULL(VIRTIO_NET_F_MTU) |               \
+	 BIT_ULL(VIRTIO_NET_F_STATUS) | BIT_ULL(VIRTIO_NET_F_CTRL_VQ) |        \
+	 BIT_ULL(VIRTIO_NET_F_CTRL_MAC_ADDR) | BIT_ULL(VIRTIO_NET_F_CTRL_RX) | \
+	 BIT_ULL(VIRTIO_NET_F_CTRL_RX_EXTRA) |                                 \
 	 BIT_ULL(VIRTIO_NET_F_CTRL_VLAN) | BIT_ULL(VIRTIO_NET_F_MQ) |          \
 	 BIT_ULL(VIRTIO_NET_F_CTRL_GUEST_OFFLOADS) |                           \
 	 BIT_ULL(VIRTIO_NET_F_GUEST_CSUM))
+
+/* What "vdpa dev add ... device_features" may ask for. */
+#define VSB_FEATURES                                                   \
+	(VSB_FEATURES_DEFAULT | BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC) | \
+	 BIT_ULL(VIRTIO_NET_F_GUEST_ANNOUNCE))
 
 struct workqueue_struct *vsb_wq;
 static struct device *vsb_root;
@@ -148,7 +160,7 @@ static int vsb_dev_add(struct vdpa_mgmt_dev *mdev, const char *name,
 
 	vsb->supported_features = cfg->mask & BIT_ULL(VDPA_ATTR_DEV_FEATURES) ?
 					  cfg->device_features :
-					  VSB_FEATURES;
+					  VSB_FEATURES_DEFAULT;
 	params.completion = READ_ONCE(vsb_completion_default);
 	params.batch_limit = READ_ONCE(vsb_batch_limit);
 	params.kick_poll_ns =

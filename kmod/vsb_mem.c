@@ -38,6 +38,17 @@ static struct vsb_as *vsb_vq_as(struct vsb_vq *vq)
 	return vq->as;
 }
 
+/*
+ * Whether @vq's address space has no map at all while the device works on
+ * user addresses. vhost_vdpa (use_va) maps only shared file-backed memory
+ * and skips the rest without an error, so a driver whose memory is
+ * private, as QEMU's default guest RAM is, leaves the space empty.
+ */
+bool vsb_vq_nothing_mapped(struct vsb_vq *vq)
+{
+	return vq->vsb->mm && !vsb_vq_as(vq)->iotlb->nmaps;
+}
+
 /* The map holding addr: recent hits first, then the interval tree. */
 static const struct vhost_iotlb_map *vsb_translate(struct vsb_vq *vq,
 						   struct vsb_as *as, u64 addr)

@@ -23,6 +23,10 @@ static void vsb_needs_reset(struct vsb_dev *vsb, struct vsb_vq *vq)
 {
 	if (vsb->status & VIRTIO_CONFIG_S_NEEDS_RESET)
 		return;
+	if ((vq->ring.fault == VSB_FAULT_RING_ACCESS ||
+	     vq->ring.fault == VSB_FAULT_BUFFER_ACCESS) &&
+	    vsb_vq_nothing_mapped(vq))
+		vq->ring.fault = VSB_FAULT_NOTHING_MAPPED;
 	trace_vsb_needs_reset(vsb, vq->index, vq->ring.fault);
 	dev_warn_ratelimited(&vsb->vdpa.dev,
 			     "queue %u: %s; device needs reset\n", vq->index,

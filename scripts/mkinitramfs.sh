@@ -15,12 +15,25 @@
 #                                  with the shared libraries ldd resolves
 #   /usr/local/bin                 test programs from tests/tools
 #   /vdpa-batch/{tests,scripts}    the test suite and its helpers
+#
+# mkinitramfs.sh --qemu OUTPUT
+#
+# Build the QEMU layer instead: the QEMU that fetch-qemu.sh unpacked, as
+#   /usr/bin/qemu-system-x86_64    with the shared libraries ldd resolves
+#   /usr/share/qemu/               the firmware files it loads
+# vm.sh appends it to the image for the tests that run QEMU in the guest
+# (about 60 MB unpacked, which the other tests do not pay for).
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 load_testbed_env
 
-[ $# -eq 1 ] || die "usage: $VB_PROG OUTPUT"
+qemu_layer=0
+if [ "${1:-}" = --qemu ]; then
+	qemu_layer=1
+	shift
+fi
+[ $# -eq 1 ] || die "usage: $VB_PROG [--qemu] OUTPUT"
 output=$1
 kver=$TESTBED_KVER
 # Host programs the guest runs; the tool joins when it has been built.
@@ -47,6 +60,29 @@ copy_modules() {
 	cp "$@" "$dest/"
 }
 
+# pack: the tree at $root, as OUTPUT.
+pack() {
+	mkdir -p "$(dirname "$output")"
+	(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc --owner=0:0 --quiet) >"$output.tmp"
+	mv "$output.tmp" "$output"
+}
+
+# With -bios of its own and no -kernel, the pc machine loads only
+# kvmvapic.bin; trace-events-all lists the trace events for -trace help.
+QEMU_DATA=(kvmvapic.bin trace-events-all)
+if [ "$qemu_layer" = 1 ]; then
+	qemu=$VB_BUILD/qemu/root
+	[ -x "$qemu/usr/bin/qemu-system-x86_64" ] ||
+		die "no QEMU in $VB_BUILD/qemu: run scripts/setup.sh"
+	copy_binary "$qemu/usr/bin/qemu-system-x86_64" /usr/bin/qemu-system-x86_64
+	for f in "${QEMU_DATA[@]}"; do
+		install -D -m 0644 "$qemu/usr/share/qemu/$f" "$root/usr/share/qemu/$f"
+	done
+	pack
+	exit 0
+fi
+
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc/vdpa-batch,vdpa-batch}
 install -m 0755 "$VB_ROOT/scripts/guest-init.sh" "$root/init"
 install -m 0755 /bin/busybox "$root/bin/busybox"
@@ -69,8 +105,4 @@ for t in "$VB_BUILD"/testtools/*; do
 done
 
 cp -r "$VB_ROOT/tests" "$VB_ROOT/scripts" "$root/vdpa-batch/"
-
-mkdir -p "$(dirname "$output")"
-(cd "$root" && find . -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc --owner=0:0 --quiet) >"$output.tmp"
-mv "$output.tmp" "$output"
+pack

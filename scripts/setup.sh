@@ -167,6 +167,7 @@ main() {
 	run "$VB_ROOT/scripts/fetch-uapi.sh"
 	run "$VB_ROOT/scripts/fetch-testbed.sh"
 	run "$VB_ROOT/scripts/build-stock.sh"
+	run "$VB_ROOT/scripts/fetch-qemu.sh"
 }
 
 main "$@"

@@ -34,6 +34,9 @@ Options:
                    are poisoned and red zones checked, so a use after free
                    or an overrun crashes or is reported instead of passing
                    silently; the logs get "-slub" added to their name
+  --qemu           add the QEMU layer (build/vm/qemu.cpio): QEMU 10 as
+                   /usr/bin/qemu-system-x86_64 in the guest; a test file
+                   with a "# vm.sh: --qemu" line gets it without asking
   --devices        before COMMAND, load stock vdpa_sim_net and vdpa_sim_batch
                    and create stock0 (vdpasim_net) and batch0 (vdpasim_batch),
                    both bound to vhost_vdpa
@@ -54,6 +57,7 @@ BOOT_TRIES=3
 kvm=${VM_KVM:-0}
 devices=0
 slub_debug=${VM_SLUB_DEBUG:-0}
+with_qemu=${VM_QEMU:-0}
 smp=${VM_SMP:-2}
 mem=${VM_MEM:-1536}
 timeout=${VM_TIMEOUT:-600}
@@ -64,6 +68,7 @@ while [ $# -gt 0 ]; do
 	--kvm) kvm=1 ;;
 	--devices) devices=1 ;;
 	--slub-debug) slub_debug=1 ;;
+	--qemu) with_qemu=1 ;;
 	--smp) smp=${2:?}; shift ;;
 	--mem) mem=${2:?}; shift ;;
 	--timeout) timeout=${2:?}; shift ;;
@@ -89,6 +94,14 @@ fi
 
 image=$VB_BUILD/vm/initramfs.cpio
 [ -s "$image" ] || die "no $image: run 'make testbed-image'"
+if [ -f "$1" ] && grep -qx '# vm.sh: --qemu' "$1"; then
+	with_qemu=1
+fi
+layers=()
+if [ "$with_qemu" = 1 ]; then
+	layers+=("$VB_BUILD/vm/qemu.cpio")
+	[ -s "${layers[0]}" ] || die "no ${layers[0]}: run 'make setup testbed-image'"
+fi
 if [ -z "$name" ]; then
 	case "$1" in
 	tests/*.t) name=$(basename "$1" .t) ;;
@@ -106,9 +119,10 @@ fi
 console=$logdir/$name.log
 output=$logdir/$name.out
 
-# The command travels in a small cpio appended to the image: the kernel
-# unpacks concatenated archives in order, so /etc/vdpa-batch/cmd lands on
-# top of the prepared initramfs without rebuilding it.
+# The command travels in a small cpio appended to the image (after the
+# QEMU layer, if any): the kernel unpacks concatenated archives in order,
+# so /etc/vdpa-batch/cmd lands on top of the prepared initramfs without
+# rebuilding it.
 work=$(mktemp -d "$VB_BUILD/vm/run.XXXXXX")
 qemu_pid=
 # shellcheck disable=SC2317 # called through the EXIT trap
@@ -128,7 +142,7 @@ mkdir -p "$work/root/etc/vdpa-batch"
 	printf '\n'
 } >"$work/root/etc/vdpa-batch/cmd"
 (cd "$work/root" && find . | cpio -o -H newc --owner=0:0 --quiet) >"$work/cmd.cpio"
-cat "$image" "$work/cmd.cpio" >"$work/initramfs.cpio"
+cat "$image" "${layers[@]}" "$work/cmd.cpio" >"$work/initramfs.cpio"
 
 if [ "$kvm" = 1 ]; then
 	[ -w /dev/kvm ] || die "--kvm: /dev/kvm is not usable here"

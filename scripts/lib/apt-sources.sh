@@ -1,9 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
-# Read the Debian archive URI from the machine's own apt configuration.
+# Read the Debian archive URI from the machine's own apt configuration,
+# and what the enabled suites hold.
 #
 # The project must never name a package mirror: whatever mirror the machine
 # already uses for its release is the one the backports entry points at.
+
+# suite_version PACKAGE SUITE: the candidate version of PACKAGE in SUITE,
+# from the current apt lists.
+suite_version() {
+	apt-cache madison "$1" 2>/dev/null |
+		awk -F'|' -v s="$2" '$3 ~ "[ /]" s "/" { gsub(/ /, "", $2); print $2; exit }'
+}
 
 # debian_archive_uri CODENAME [FILE...]
 # Print the first URI that serves suite CODENAME with component "main",

@@ -19,7 +19,7 @@ refused() {
 		"$_desc is refused, no device left"
 }
 
-tap_plan 16
+tap_plan 19
 tb_load_batch
 tap_ok "add with mac and mtu" \
 	vdpa dev add name b0 mgmtdev vdpasim_batch mac 02:11:22:33:44:55 mtu 9000
@@ -40,6 +40,19 @@ refused "features without VERSION_1" device_features 0x100000000
 tap_ok "a second device, and a third with fewer features, coexist" sh -c \
 	'vdpa dev add name b1 mgmtdev vdpasim_batch &&
 	 vdpa dev add name b2 mgmtdev vdpasim_batch device_features 0x300020000'
+# negotiated DEV: what virtio_net, which takes both INDIRECT_DESC and
+# GUEST_ANNOUNCE when offered, negotiated on DEV, one name a line.
+negotiated() {
+	tb_bind "$1" virtio_vdpa && tb_wait 10 tb_netdev "$1" >/dev/null &&
+		vdpa -j dev config show "$1" |
+		jq -r ".config.$1.negotiated_features[]"
+}
+tap_ok "a device given every feature the module has" vdpa dev add name b3 \
+	mgmtdev vdpasim_batch device_features "$(tb_features_hex vdpasim_batch)"
+tap_is "$(negotiated b3 | grep -cxE 'RING_INDIRECT_DESC|GUEST_ANNOUNCE')" 2 \
+	"offers INDIRECT_DESC and GUEST_ANNOUNCE (virtio_net takes both)"
+tap_is "$(negotiated b1 | grep -cxE 'RING_INDIRECT_DESC|GUEST_ANNOUNCE|VERSION_1')" 1 \
+	"the default offers neither (QEMU's shadow virtqueue lacks them)"
 tb_bind b2 virtio_vdpa
 tb_wait 10 tb_netdev b2 >/dev/null
 tap_is "$(vdpa -j dev config show b2 |

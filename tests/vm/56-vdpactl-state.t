@@ -61,7 +61,8 @@ for profile in qemu vlan; do
 		tap_is "$(state b0 .mac)" "\"$MAC\"" \
 			"vlan: the MAC is the device's own"
 		tap_is "$(state b0 '[.rx_modes, .uni_macs, .multi_macs]')" \
-			'[[],[],[]]' "vlan: no RX mode, empty MAC tables"
+			'[["promisc"],[],[]]' \
+			"vlan: the reset's RX mode (promisc only), empty MAC tables"
 	fi
 done
 tap_done

@@ -63,8 +63,10 @@ done
 tap_plan $((2 + 2 * n + with_reason + 1))
 tb_load_stock
 tb_load_batch
-# Four pairs: "over max" has room below the maximum.
-tb_dev_add bi0 vdpasim_batch vhost_vdpa max_vqp 4
+# Four pairs: "over max" has room below the maximum. Indirect descriptors
+# are opt-in (QEMU's shadow virtqueue lacks them): every feature offered.
+tb_dev_add bi0 vdpasim_batch vhost_vdpa max_vqp 4 \
+	device_features "$(tb_features_hex vdpasim_batch)"
 tap_ok "at least 30 cases are listed ($n)" test "$n" -ge 30
 # The core refuses vendor statistics before FEATURES_OK with EAGAIN.
 vdpactl-batch stats bi0 >/tmp/stats.out 2>&1

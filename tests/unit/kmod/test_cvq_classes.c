@@ -1134,14 +1134,16 @@ static void reset_want(struct vsb_net_ctrl *want, const u8 *mac, u16 max,
 {
 	memset(want, 0, sizeof(*want));
 	memcpy(want->mac, mac, VSB_ETH_ALEN);
+	want->promisc = true;
 	want->pairs = 1;
 	want->max_pairs = max;
 	want->offloads = features & FCVQ_GUEST_OFFLOADS;
 }
 
 /*
- * The spec's reset state: the MAC given, no mode, empty MAC and VLAN
- * tables, one pair, every negotiated guest offload on, nothing pending.
+ * The reset state: the MAC given, promiscuous (QEMU's choice, which the
+ * spec leaves open) and no other mode, empty MAC and VLAN tables, one
+ * pair, every negotiated guest offload on, nothing pending.
  */
 static void reset_state_exact(void **state)
 {

@@ -58,6 +58,39 @@ tb_dev_add() {
 		tb_bind "$_tb_name" "$_tb_drv"
 }
 
+# tb_features_hex MGMTDEV: the features MGMTDEV can offer, as the number
+# "vdpa dev add ... device_features" takes (vdpa prints feature names; the
+# bit numbers are the virtio spec's).
+tb_features_hex() {
+	vdpa -j mgmtdev show "$1" | jq -r '.. | .dev_features? // empty | .[]' |
+		awk '
+		BEGIN {
+			n = split("CSUM 0 GUEST_CSUM 1 CTRL_GUEST_OFFLOADS 2 MTU 3 " \
+				"MAC 5 STATUS 16 CTRL_VQ 17 CTRL_RX 18 CTRL_VLAN 19 " \
+				"CTRL_RX_EXTRA 20 GUEST_ANNOUNCE 21 MQ 22 " \
+				"CTRL_MAC_ADDR 23 ANY_LAYOUT 27 RING_INDIRECT_DESC 28 " \
+				"RING_EVENT_IDX 29 VERSION_1 32 ACCESS_PLATFORM 33", t, " ")
+			for (i = 1; i < n; i += 2)
+				bit[t[i]] = t[i + 1]
+		}
+		!($1 in bit) { print "tb_features_hex: unknown feature " $1 >"/dev/stderr"; bad = 1 }
+		$1 in bit {
+			# busybox awk has no "^"
+			b = bit[$1] % 32
+			for (v = 1; b > 0; b--)
+				v *= 2
+			if (bit[$1] >= 32)
+				hi += v
+			else
+				lo += v
+		}
+		END {
+			if (bad)
+				exit 1
+			printf "0x%x%08x\n", hi, lo
+		}'
+}
+
 tb_dev_del() {
 	vdpa dev del "$1"
 }
