@@ -51,11 +51,12 @@ clang_format() {
 }
 
 # source_files PATTERN...: the files lint checks, as git pathspecs ("*"
-# crosses "/"). In a git checkout, tracked and untracked files that are not
-# ignored; in an unpacked tarball or "git archive" copy (make fresh-check),
-# every file outside build/ that matches.
+# crosses "/"). In a git checkout of this tree, tracked and untracked files
+# that are not ignored; in an unpacked tarball or "git archive" copy (make
+# fresh-check), every file outside build/ that matches, even when the copy
+# sits inside another checkout.
 source_files() {
-	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$PWD" ]; then
 		git ls-files --cached --others --exclude-standard "$@"
 		return
 	fi

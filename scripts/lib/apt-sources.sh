@@ -90,11 +90,3 @@ oneline_uri() {
 	}
 	'
 }
-
-# suite_version PACKAGE SUITE
-# The version of PACKAGE that SUITE offers, from the current apt lists.
-# Prints nothing when the lists do not know it (apt-get update first).
-suite_version() {
-	apt-cache madison "$1" 2>/dev/null |
-		awk -F'|' -v s="$2" '$3 ~ "[ /]" s "/" { gsub(/ /, "", $2); print $2; exit }'
-}
