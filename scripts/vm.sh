@@ -159,6 +159,12 @@ append="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1"
 # clock: no watchdog for it. (tsc=reliable would do too, but it also
 # skips the TSC checks the guest relies on for its scheduler clock.)
 append+=" tsc=nowatchdog"
+# For the same reason, no recording of command names by ftrace: with it on,
+# the first trace event a test enables also hooks sched_switch and
+# sched_wakeup, patching the scheduler's text while other vCPUs run it
+# (seen: an int3 oops in ttwu_do_activate as 61 enabled its event). Trace
+# lines then show "<...>" for the command; nothing here reads it.
+append+=" trace_options=norecord-cmd"
 if [ "$slub_debug" = 1 ]; then
 	append+=" slub_debug=FZPU init_on_free=1"
 fi
