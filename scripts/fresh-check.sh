@@ -104,6 +104,7 @@ stage() {
 ensure_debootstrap() {
 	command -v debootstrap >/dev/null && return
 	say "installing debootstrap"
+	run apt-get update -qq >/dev/null
 	run apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
 }
 
