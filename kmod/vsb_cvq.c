@@ -22,9 +22,10 @@
  * change is where the time goes).
  *
  * Each command is checked first (with apply == false: everything read
- * from the driver lands in the scratch area), its ack written, and only
- * then applied: a command whose ack cannot reach the driver changes
- * nothing, and checking costs no copy of the state.
+ * from the driver lands in the scratch area, and the control state is not
+ * looked at), its ack written, and only then applied: a command whose ack
+ * cannot reach the driver changes nothing, checking costs no copy of the
+ * state, and applying touches no guest memory.
  */
 
 #include "vsb_cvq.h"
@@ -35,19 +36,6 @@
  * command's data could not be read, a framing error like any other.
  */
 #define VSB_CVQ_FAULT 0xff
-/* Data bytes read along with the header: every command but a MAC table. */
-#define VSB_CVQ_DATA_MAX 16
-
-struct vsb_cvq_cmd {
-	const struct vsb_ring *ring;
-	const struct vsb_chain *chain;
-	u64 features;
-	u8 class;
-	u8 cmd;
-	u32 len; /* data bytes in the command */
-	u8 data[VSB_CVQ_DATA_MAX]; /* the first of them */
-	struct vsb_cvq_scratch *scratch;
-};
 
 static bool vsb_has(u64 features, unsigned int bit)
 {
@@ -115,8 +103,13 @@ static u8 vsb_cvq_rx(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 	bool *mode;
 
 	if (!vsb_has(c->features, VIRTIO_NET_F_CTRL_RX) || c->len != 1 ||
-	    c->data[0] > 1)
+	    c->data[0] > 1 || c->cmd > VIRTIO_NET_CTRL_RX_NOBCAST)
 		return VIRTIO_NET_ERR;
+	if (c->cmd > VIRTIO_NET_CTRL_RX_ALLMULTI &&
+	    !vsb_has(c->features, VIRTIO_NET_F_CTRL_RX_EXTRA))
+		return VIRTIO_NET_ERR;
+	if (!apply)
+		return VIRTIO_NET_OK;
 	switch (c->cmd) {
 	case VIRTIO_NET_CTRL_RX_PROMISC:
 		mode = &ctrl->promisc;
@@ -133,16 +126,11 @@ static u8 vsb_cvq_rx(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 	case VIRTIO_NET_CTRL_RX_NOUNI:
 		mode = &ctrl->nouni;
 		break;
-	case VIRTIO_NET_CTRL_RX_NOBCAST:
+	default:
 		mode = &ctrl->nobcast;
 		break;
-	default:
-		return VIRTIO_NET_ERR;
 	}
-	if (c->cmd > VIRTIO_NET_CTRL_RX_ALLMULTI &&
-	    !vsb_has(c->features, VIRTIO_NET_F_CTRL_RX_EXTRA))
-		return VIRTIO_NET_ERR;
-	if (apply && *mode != c->data[0]) {
+	if (*mode != c->data[0]) {
 		*mode = c->data[0];
 		*changed |= VSB_CTRL_CHANGED_RX_MODES;
 	}
@@ -221,13 +209,13 @@ static u8 vsb_cvq_vlan(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 	vid = vsb_data16(c);
 	if (vid >= VSB_VLAN_IDS)
 		return VIRTIO_NET_ERR;
+	if (!apply)
+		return VIRTIO_NET_OK;
 	word = &ctrl->vlans[vid / 64];
 	bit = BIT_ULL(vid % 64);
 	/* Adding a VLAN that is there, or deleting one that is not. */
 	adding = c->cmd == VIRTIO_NET_CTRL_VLAN_ADD;
-	if (!!(*word & bit) == adding)
-		return VIRTIO_NET_OK;
-	if (apply) {
+	if (!!(*word & bit) != adding) {
 		*word ^= bit;
 		*changed |= VSB_CTRL_CHANGED_VLANS;
 	}
@@ -258,7 +246,7 @@ static u8 vsb_cvq_mq(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 		return VIRTIO_NET_ERR;
 	pairs = vsb_data16(c);
 	if (pairs < VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MIN ||
-	    pairs > VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MAX || pairs > ctrl->max_pairs)
+	    pairs > VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MAX || pairs > c->max_pairs)
 		return VIRTIO_NET_ERR;
 	if (apply && pairs != ctrl->pairs) {
 		ctrl->pairs = pairs;
@@ -336,22 +324,25 @@ void vsb_net_ctrl_reset(struct vsb_net_ctrl *ctrl, const u8 *mac, u16 max_pairs,
 }
 
 /**
- * vsb_cvq_handle - execute one control command
+ * vsb_cvq_fetch - read and check one control command, and answer it
  * @ring: the control queue
  * @chain: the command's chain, as taken by vsb_ring_pop()
  * @features: the negotiated features
- * @ctrl: the device's control state, changed only by a command acked OK
+ * @max_pairs: queue pairs the device has
  * @scratch: room for command data, owned by the caller
+ * @cmd: the command as read, for vsb_cvq_apply()
  * @res: what happened; the caller completes the chain with res->used_len
  *	 and, if res->fault is set, puts the device in NEEDS_RESET
+ *
+ * This half touches guest memory and no control state; vsb_cvq_apply()
+ * the other way round, so the caller can hold the lock that guards the
+ * state only while it applies.
  */
-void vsb_cvq_handle(const struct vsb_ring *ring, const struct vsb_chain *chain,
-		    u64 features, struct vsb_net_ctrl *ctrl,
-		    struct vsb_cvq_scratch *scratch, struct vsb_cvq_result *res)
+void vsb_cvq_fetch(const struct vsb_ring *ring, const struct vsb_chain *chain,
+		   u64 features, u16 max_pairs, struct vsb_cvq_scratch *scratch,
+		   struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res)
 {
 	u8 buf[VSB_CVQ_HDR_LEN + VSB_CVQ_DATA_MAX];
-	struct vsb_cvq_cmd cmd;
-	u32 changed = 0;
 	u8 ack;
 
 	memset(res, 0, sizeof(*res));
@@ -371,19 +362,20 @@ void vsb_cvq_handle(const struct vsb_ring *ring, const struct vsb_chain *chain,
 		res->fault = VSB_FAULT_BUFFER_ACCESS;
 		return;
 	}
-	cmd.ring = ring;
-	cmd.chain = chain;
-	cmd.features = features;
-	cmd.scratch = scratch;
-	cmd.class = buf[0];
-	cmd.cmd = buf[1];
-	cmd.len = chain->out_len - VSB_CVQ_HDR_LEN;
-	memcpy(cmd.data, buf + VSB_CVQ_HDR_LEN,
-	       min_t(u32, cmd.len, VSB_CVQ_DATA_MAX));
-	res->class = cmd.class;
-	res->cmd = cmd.cmd;
+	cmd->ring = ring;
+	cmd->chain = chain;
+	cmd->features = features;
+	cmd->max_pairs = max_pairs;
+	cmd->scratch = scratch;
+	cmd->class = buf[0];
+	cmd->cmd = buf[1];
+	cmd->len = chain->out_len - VSB_CVQ_HDR_LEN;
+	memcpy(cmd->data, buf + VSB_CVQ_HDR_LEN,
+	       min_t(u32, cmd->len, VSB_CVQ_DATA_MAX));
+	res->class = cmd->class;
+	res->cmd = cmd->cmd;
 
-	ack = vsb_cvq_dispatch(&cmd, ctrl, false, &changed);
+	ack = vsb_cvq_dispatch(cmd, NULL, false, NULL);
 	if (ack == VSB_CVQ_FAULT) {
 		res->fault = VSB_FAULT_BUFFER_ACCESS;
 		return;
@@ -394,11 +386,26 @@ void vsb_cvq_handle(const struct vsb_ring *ring, const struct vsb_chain *chain,
 	}
 	res->ack = ack;
 	res->used_len = 1;
-	if (ack == VIRTIO_NET_OK) {
-		vsb_cvq_dispatch(&cmd, ctrl, true, &changed);
-		res->changed = changed;
-		/* An announcement ack sets no state: it cannot be redundant. */
-		res->redundant = !changed &&
-				 cmd.class != VIRTIO_NET_CTRL_ANNOUNCE;
-	}
+}
+
+/**
+ * vsb_cvq_apply - put a command acked OK in force
+ * @cmd: the command, as vsb_cvq_fetch() left it
+ * @ctrl: the device's control state
+ * @res: vsb_cvq_fetch()'s result; gains what changed, and whether nothing
+ *	 did
+ *
+ * A command that faulted or was answered VIRTIO_NET_ERR changes nothing.
+ */
+void vsb_cvq_apply(const struct vsb_cvq_cmd *cmd, struct vsb_net_ctrl *ctrl,
+		   struct vsb_cvq_result *res)
+{
+	u32 changed = 0;
+
+	if (res->fault || res->ack != VIRTIO_NET_OK)
+		return;
+	vsb_cvq_dispatch(cmd, ctrl, true, &changed);
+	res->changed = changed;
+	/* An announcement ack sets no state: it cannot be redundant. */
+	res->redundant = !changed && cmd->class != VIRTIO_NET_CTRL_ANNOUNCE;
 }

@@ -2,8 +2,10 @@
 /*
  * Control virtqueue commands (virtio-net "Control Virtqueue"): parsing,
  * validation against the negotiated features, and their effect on the
- * device's control state. Kernel-free; the module applies the result to
- * its config space under its own locks.
+ * device's control state. Kernel-free. In two steps: vsb_cvq_fetch()
+ * reads, checks and answers a command (guest memory only), vsb_cvq_apply()
+ * puts it in force (control state only), so the module guards the state
+ * with a lock it never holds across guest memory access.
  */
 #ifndef VSB_CVQ_H
 #define VSB_CVQ_H
@@ -82,6 +84,22 @@ struct vsb_cvq_scratch {
 /* The changes the driver sees in the config space. */
 #define VSB_CTRL_CHANGED_CONFIG (VSB_CTRL_CHANGED_MAC | VSB_CTRL_CHANGED_STATUS)
 
+/* Data bytes read along with the header: every command but a MAC table. */
+#define VSB_CVQ_DATA_MAX 16
+
+/* A command as vsb_cvq_fetch() read it, for vsb_cvq_apply(). */
+struct vsb_cvq_cmd {
+	const struct vsb_ring *ring;
+	const struct vsb_chain *chain;
+	u64 features;
+	u16 max_pairs;
+	u8 class;
+	u8 cmd;
+	u32 len; /* data bytes in the command */
+	u8 data[VSB_CVQ_DATA_MAX]; /* the first of them */
+	struct vsb_cvq_scratch *scratch;
+};
+
 /* The outcome of one control command. */
 struct vsb_cvq_result {
 	u8 class; /* VSB_CVQ_NO_CLASS without a header */
@@ -96,9 +114,10 @@ struct vsb_cvq_result {
 
 void vsb_net_ctrl_reset(struct vsb_net_ctrl *ctrl, const u8 *mac, u16 max_pairs,
 			u64 features);
-void vsb_cvq_handle(const struct vsb_ring *ring, const struct vsb_chain *chain,
-		    u64 features, struct vsb_net_ctrl *ctrl,
-		    struct vsb_cvq_scratch *scratch,
-		    struct vsb_cvq_result *res);
+void vsb_cvq_fetch(const struct vsb_ring *ring, const struct vsb_chain *chain,
+		   u64 features, u16 max_pairs, struct vsb_cvq_scratch *scratch,
+		   struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res);
+void vsb_cvq_apply(const struct vsb_cvq_cmd *cmd, struct vsb_net_ctrl *ctrl,
+		   struct vsb_cvq_result *res);
 
 #endif /* VSB_CVQ_H */

@@ -145,6 +145,7 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 	bool batch = vsb->completion == VSB_COMPLETION_BATCH;
 	u32 limit = vsb->batch_limit ?: cvq->ring.num;
 	struct vsb_cvq_result res;
+	struct vsb_cvq_cmd cmd;
 	struct vsb_cvq_run run;
 	bool more = false;
 	u32 done = 0;
@@ -173,8 +174,9 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 
 		if (!run.cmds)
 			run.fetched = run.last;
-		vsb_cvq_handle(&cvq->ring, &cvq->chain, vsb->features,
-			       &vsb->ctrl, &vsb->cvq_scratch, &res);
+		vsb_cvq_fetch(&cvq->ring, &cvq->chain, vsb->features,
+			      vsb->max_vqp, &vsb->cvq_scratch, &cmd, &res);
+		vsb_cvq_apply(&cmd, &vsb->ctrl, &res);
 		vsb_count_command(&vsb->cvq_stats, &res);
 		run.changed |= res.changed;
 		ret = 0;

@@ -2,7 +2,7 @@
 /*
  * fuzz_cvq: control commands (kmod/vsb_cvq.c) as the module runs them,
  * popped from a control queue (tests/unit/kmod/fake_cvq.c) and handled
- * with vsb_cvq_handle(): fuzzed negotiated features, a fuzzed reachable
+ * with vsb_cvq_fetch() and vsb_cvq_apply(): fuzzed negotiated features, a fuzzed reachable
  * starting state, then a few commands of any bytes, split over any
  * number of readable and writable buffers, with unreadable command
  * buffers, a read-only ack and a driver racing the device.
@@ -433,8 +433,7 @@ static void run_cmd(struct cvq_fuzz *z)
 		fmw_add_race(&z->fm, &z->in);
 	fired = z->fm.races_fired;
 	fmw_clear_log(&z->fm);
-	vsb_cvq_handle(&f->q.ring, &f->q.chain, f->features, &f->ctrl,
-		       &f->scratch, &f->res);
+	fcvq_fetch_apply(f);
 	fmw_cancel_races(&z->fm);
 	check_answer(z, &c, fired != z->fm.races_fired);
 	check_bounds(z);

@@ -95,14 +95,25 @@ u16 fcvq_offer(struct fcvq *f, const u8 *cmd, u32 len, const u32 *out,
 	return fdrv_add_chain(&f->q.drv, bufs, nr_out + nr_in);
 }
 
+void fcvq_fetch_apply(struct fcvq *f)
+{
+	struct vsb_cvq_cmd cmd;
+
+	vsb_cvq_fetch(&f->q.ring, &f->q.chain, f->features, f->ctrl.max_pairs,
+		      &f->scratch, &cmd, &f->res);
+	/* Applying must not reach guest memory: no way to it is left. */
+	cmd.ring = NULL;
+	cmd.chain = NULL;
+	vsb_cvq_apply(&cmd, &f->ctrl, &f->res);
+}
+
 void fcvq_handle(struct fcvq *f, u16 head)
 {
 	fmem_reset_counts(f->m);
 	assert_int_equal(tq_pop(&f->q), 1);
 	assert_int_equal(f->q.chain.head, head);
 	memset(&f->res, 0x5a, sizeof(f->res));
-	vsb_cvq_handle(&f->q.ring, &f->q.chain, f->features, &f->ctrl,
-		       &f->scratch, &f->res);
+	fcvq_fetch_apply(f);
 	assert_int_equal(vsb_ring_push(&f->q.ring, head, f->res.used_len), 0);
 	assert_int_equal(vsb_ring_publish(&f->q.ring), 0);
 	fdrv_expect_used(&f->q.drv, head, f->res.used_len);

@@ -2,8 +2,9 @@
 /*
  * The driver side of a control queue for the unit tests, over fake_driver's
  * struct tq: commands laid out in any descriptor split, the device's
- * control state and scratch next to it, vsb_cvq_handle() run and the chain
- * completed as the module does, and checks on the answer. Like Linux, the
+ * control state and scratch next to it, vsb_cvq_fetch() and
+ * vsb_cvq_apply() run and the chain completed as the module does, and
+ * checks on the answer. Like Linux, the
  * driver presets the ack byte to 0xff, so an ack the device never wrote
  * shows; buffers sit FCVQ_GAP poisoned bytes apart, so reading past one
  * shows too.
@@ -74,6 +75,8 @@ u16 fcvq_offer(struct fcvq *f, const u8 *cmd, u32 len, const u32 *out,
  * Let the device take the command at head into f->res and complete it
  * with f->res.used_len, as the module does.
  */
+/* The popped chain fetched and applied, as the module does. */
+void fcvq_fetch_apply(struct fcvq *f);
 void fcvq_handle(struct fcvq *f, u16 head);
 void fcvq_send_split(struct fcvq *f, const u8 *cmd, u32 len, const u32 *out,
 		     unsigned int nr_out, const u32 *in, unsigned int nr_in,
