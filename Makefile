@@ -46,7 +46,7 @@ KUNIT_OUT := $(BUILD)/unit/kmod
 # Small programs the VM tests run in the guest (tests/tools/NAME.c).
 TESTTOOL_SRCS := $(wildcard tests/tools/*.c)
 TESTTOOLS := $(patsubst tests/tools/%.c,$(BUILD)/testtools/%,$(TESTTOOL_SRCS))
-TESTTOOL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
+TESTTOOL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -pthread
 
 TB_KO := $(BUILD)/kmod/$(TESTBED_KVER)/kmod/vdpa_sim_batch.ko
 TB_TESTMOD := $(BUILD)/testmod/$(TESTBED_KVER)/vdpa_batch_warn_test.ko

@@ -54,6 +54,14 @@ enum vsb_completion {
 
 struct vsb_dev;
 
+/* A translation a queue looked up, copied: set_map may free the map. */
+struct vsb_tlb_entry {
+	u64 start;
+	u64 last;
+	u64 addr;
+	u32 perm;
+};
+
 struct vsb_vq {
 	struct vsb_dev *vsb;
 	u16 index;
@@ -67,9 +75,13 @@ struct vsb_vq {
 	struct vdpa_callback cb;
 	struct vsb_ring ring;
 	struct vsb_chain chain;
-	/* address space and recent IOTLB hits, while tlb_gen is current */
-	struct vsb_as *as;
-	const struct vhost_iotlb_map *tlb[VSB_TLB_CACHE];
+	/*
+	 * The address space as of translation generation tlb_gen, and the
+	 * recent look-ups in it (start > last: an empty entry).
+	 */
+	u32 asid;
+	bool passthrough;
+	struct vsb_tlb_entry tlb[VSB_TLB_CACHE];
 	unsigned int tlb_next;
 	u64 tlb_gen;
 };
@@ -102,57 +114,80 @@ struct vsb_cvq_stats {
 	struct vsb_hist kick_ns;
 };
 
+/*
+ * Locking. A run of the queues reaches guest memory, where a page fault
+ * may wait on the owner's mmap_lock or never complete (a userfaultfd or
+ * FUSE page nobody serves). So two mutexes, taken in this order:
+ *
+ * queue_lock (Q) is held by a run of the queues throughout, and by the
+ * driver's ops that change what the queues are; those ops wait for a run
+ * in progress, as a driver's must. Nothing else takes it: not set_map
+ * (which vhost_vdpa calls under mmap_lock), not the config reads, not
+ * vdpa's or this module's netlink requests.
+ *
+ * lock (L) guards what those others read or change. It is held only
+ * briefly, never across guest memory access, never while waiting for Q;
+ * a run takes it between accesses (to apply a command, count, publish
+ * state).
+ *
+ * "Q+L": written holding both, so either is enough to read. Config space:
+ * config_lock. Kick hand-off: atomics and barriers (vsb_kick()). List node
+ * and genl_id: vsb_devices_lock.
+ */
 struct vsb_dev {
 	struct vdpa_device vdpa;
-	/*
-	 * Serialises the ops and queue processing; protects the fields
-	 * below but the config space (config_lock), the kick hand-off
-	 * (cvq_kicks to polling: atomics and barriers, see vsb_kick()) and
-	 * the netlink list's node and genl_id (vsb_devices_lock).
-	 */
+	/* Q: a run of the queues, and the ops that change them */
+	struct mutex queue_lock;
+	/* L: what management and set_map read or change; never held long */
 	struct mutex lock;
-	u64 supported_features;
+
+	/* Q+L */
 	u64 features;
 	u8 status;
 	bool suspended;
+	struct mm_struct *mm;
+	u32 group_asid[VSB_NGROUPS];
+
+	/* Q: the queues and what only a run uses */
+	/* a kick came while the device was not running */
 	bool pending_kick;
+	struct vsb_vq vqs[VSB_MAX_NVQS];
+	struct vsb_cvq_scratch cvq_scratch;
+	/* what the data path filters with, updated once per CVQ batch */
+	struct vsb_rx_filter rx_filter;
+	u8 *frame;
+
+	/* L */
 	enum vsb_completion completion;
 	u32 batch_limit;
+	u8 provisioned_mac[ETH_ALEN];
+	struct vsb_net_ctrl ctrl;
+	/* VSB_CTRL_CHANGED_* the receive filter has not caught up with */
+	u32 filter_stale;
+	struct vsb_as as[VSB_NAS];
+	struct vdpa_callback config_cb;
+	struct vsb_cvq_stats cvq_stats;
+	/* pair i: receive queue 2i, transmit queue 2i + 1 */
+	struct vsb_loopback_stats lb_stats[VSB_MAX_VQP];
+	/*
+	 * Written under L, read by a run without it (vsb_vq_as()): bumped
+	 * whenever a translation may change. 64 bits: a queue left idle
+	 * through 2^32 changes must not take its stale look-ups for current.
+	 */
+	atomic64_t map_gen;
+
+	/* set at creation */
+	u64 supported_features;
 	/* how long the worker waits for the next kick before sleeping */
 	u32 kick_poll_ns;
 	u16 mtu;
 	u16 max_vqp;
 	u32 nvqs;
-	u8 provisioned_mac[ETH_ALEN];
-	struct vsb_net_ctrl ctrl;
-	struct vsb_cvq_scratch cvq_scratch;
-	struct vsb_vq vqs[VSB_MAX_NVQS];
-	u32 group_asid[VSB_NGROUPS];
-	struct vsb_as as[VSB_NAS];
-	/*
-	 * Bumped whenever a translation may change. 64 bits: a queue left
-	 * idle through 2^32 changes must not take its stale cache (maps
-	 * long freed) for current.
-	 */
-	u64 map_gen;
-	struct mm_struct *mm;
-	struct vdpa_callback config_cb;
-	struct vsb_cvq_stats cvq_stats;
-	/* pair i: receive queue 2i, transmit queue 2i + 1 */
-	struct vsb_loopback_stats lb_stats[VSB_MAX_VQP];
-	u8 *frame;
 
-	/*
-	 * The config space, copied in and out under a spinlock of its own,
-	 * so that get_config and get_generation never wait for a run of the
-	 * queues (which holds vsb->lock while it reaches guest memory).
-	 */
+	/* config_lock: the config space, so reading it never waits */
 	spinlock_t config_lock;
 	struct virtio_net_config config;
 	u32 generation;
-
-	/* what the data path filters with, updated once per CVQ batch */
-	struct vsb_rx_filter rx_filter;
 
 	atomic64_t cvq_kicks;
 	/* when the first CVQ kick not yet served came, 0 if none */
@@ -176,8 +211,6 @@ static inline struct vsb_dev *vdpa_to_vsb(struct vdpa_device *vdpa)
 extern struct workqueue_struct *vsb_wq;
 /* Test hook (module parameter map_gen_step): see vsb_maps_changed(). */
 extern unsigned long vsb_map_gen_step;
-extern const struct vsb_mem_ops vsb_iotlb_mem_ops;
-bool vsb_vq_nothing_mapped(struct vsb_vq *vq);
 extern const struct vdpa_config_ops vsb_config_ops;
 
 /* Per-device settings, taken from the module parameters at creation. */
@@ -190,16 +223,39 @@ struct vsb_dev_params {
 
 int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 		 const struct vsb_dev_params *params);
+
+/* Features: Q or L held. */
+static inline u16 vsb_cvq_index(const struct vsb_dev *vsb)
+{
+	if (vsb->features & BIT_ULL(VIRTIO_NET_F_MQ))
+		return 2 * vsb->max_vqp;
+	return 2;
+}
+
+/* Q or L held. */
+static inline bool vsb_running(const struct vsb_dev *vsb)
+{
+	return (vsb->status & VIRTIO_CONFIG_S_DRIVER_OK) &&
+	       !(vsb->status & VIRTIO_CONFIG_S_NEEDS_RESET) && !vsb->suspended;
+}
+
 void vsb_dev_set_mac(struct vsb_dev *vsb, const u8 *mac);
-u16 vsb_cvq_index(const struct vsb_dev *vsb);
-bool vsb_running(const struct vsb_dev *vsb);
+
+/* vsb_config.c: the config space the driver reads; L held */
 void vsb_config_changed(struct vsb_dev *vsb);
 void vsb_sync_config(struct vsb_dev *vsb);
 
-/* vsb_stats.c */
+/* vsb_stats.c: the counters; L held */
 void vsb_hist_add(struct vsb_hist *hist, u64 value, u64 count);
+void vsb_count_command(struct vsb_cvq_stats *stats,
+		       const struct vsb_cvq_result *res);
+void vsb_add_lb_stats(struct vsb_loopback_stats *sum,
+		      const struct vsb_loopback_stats *run);
 void vsb_reset_stats(struct vsb_dev *vsb);
 int vsb_fill_genl_stats(struct vsb_dev *vsb, struct sk_buff *msg);
+/* takes L itself */
+int vsb_fill_vq_stats(struct vsb_dev *vsb, u16 idx, struct sk_buff *msg,
+		      struct netlink_ext_ack *extack);
 
 /* vsb_genl.c: the netlink family and its device list */
 int vsb_genl_register(void);
@@ -211,7 +267,10 @@ void vsb_genl_del_dev(struct vsb_dev *vsb);
 void vsb_schedule(struct vsb_dev *vsb);
 void vsb_kick(struct vsb_dev *vsb);
 void vsb_work(struct work_struct *work);
-int vsb_fill_vq_stats(struct vsb_dev *vsb, u16 idx, struct sk_buff *msg,
-		      struct netlink_ext_ack *extack);
+
+/* vsb_mem.c: guest memory */
+extern const struct vsb_mem_ops vsb_iotlb_mem_ops;
+bool vsb_vq_nothing_mapped(struct vsb_vq *vq);
+void vsb_maps_changed(struct vsb_dev *vsb);
 
 #endif /* VSB_H */

@@ -2,10 +2,12 @@
 /*
  * vdpa_sim_batch device: the vDPA config ops and device state.
  *
- * Locking: vsb->lock serialises every op and all queue processing (see
- * vsb_run.c), so the rings, the IOTLBs, the callbacks and the control
- * state never change under a running queue; config_lock covers the config
- * space alone, so reading it never waits for a run of the queues.
+ * Locking (see struct vsb_dev): an op that changes what the queues are
+ * takes queue_lock, and so waits for a run in progress; one that others
+ * read or change takes lock, which a run holds only between guest memory
+ * accesses. set_map, the config reads and everything vdpa's management
+ * reaches (status, features, statistics) take no queue_lock: a run
+ * stalled in a guest page fault holds none of them up.
  */
 
 #include <linux/etherdevice.h>
@@ -20,58 +22,35 @@
 #include "vsb.h"
 #include "vsb_trace.h"
 
+/* For the ops that change what the queues are and what others read. */
+static void vsb_lock_both(struct vsb_dev *vsb)
+{
+	mutex_lock(&vsb->queue_lock);
+	mutex_lock(&vsb->lock);
+}
+
+static void vsb_unlock_both(struct vsb_dev *vsb)
+{
+	mutex_unlock(&vsb->lock);
+	mutex_unlock(&vsb->queue_lock);
+}
+
 /*
- * A translation may have changed: each queue looks its address space up
- * again and drops the maps it cached (vsb_vq_as()). Each change counts as
- * vsb_map_gen_step, 1 but in the test that makes the count wrap.
+ * "vdpa dev set ... mac": the device's MAC, now and after every reset.
+ * The receive filter belongs to the queues, so it catches up at their next
+ * run, queued here: a run stalled in guest memory must not hold up a
+ * management request (vdpa holds its device list lock around this).
  */
-static void vsb_maps_changed(struct vsb_dev *vsb)
-{
-	vsb->map_gen += vsb_map_gen_step;
-}
-
-u16 vsb_cvq_index(const struct vsb_dev *vsb)
-{
-	if (vsb->features & BIT_ULL(VIRTIO_NET_F_MQ))
-		return 2 * vsb->max_vqp;
-	return 2;
-}
-
-bool vsb_running(const struct vsb_dev *vsb)
-{
-	return (vsb->status & VIRTIO_CONFIG_S_DRIVER_OK) &&
-	       !(vsb->status & VIRTIO_CONFIG_S_NEEDS_RESET) && !vsb->suspended;
-}
-
-void vsb_config_changed(struct vsb_dev *vsb)
-{
-	if ((vsb->status & VIRTIO_CONFIG_S_DRIVER_OK) &&
-	    vsb->config_cb.callback)
-		vsb->config_cb.callback(vsb->config_cb.private);
-}
-
-/* Copy the control state into the config space the driver reads. */
-void vsb_sync_config(struct vsb_dev *vsb)
-{
-	u16 status = VIRTIO_NET_S_LINK_UP;
-
-	if (vsb->ctrl.announce_pending)
-		status |= VIRTIO_NET_S_ANNOUNCE;
-	spin_lock(&vsb->config_lock);
-	ether_addr_copy(vsb->config.mac, vsb->ctrl.mac);
-	vsb->config.status = __cpu_to_virtio16(true, status);
-	vsb->generation++;
-	spin_unlock(&vsb->config_lock);
-}
-
 void vsb_dev_set_mac(struct vsb_dev *vsb, const u8 *mac)
 {
 	mutex_lock(&vsb->lock);
 	ether_addr_copy(vsb->provisioned_mac, mac);
 	ether_addr_copy(vsb->ctrl.mac, mac);
-	vsb_rx_filter_update(&vsb->rx_filter, &vsb->ctrl, VSB_CTRL_CHANGED_MAC);
+	vsb->filter_stale |= VSB_CTRL_CHANGED_MAC;
 	vsb_sync_config(vsb);
 	vsb_config_changed(vsb);
+	if (vsb_running(vsb))
+		vsb_schedule(vsb);
 	mutex_unlock(&vsb->lock);
 }
 
@@ -101,11 +80,11 @@ static int vsb_set_vq_address(struct vdpa_device *vdpa, u16 idx, u64 desc,
 
 	if (idx >= vsb->nvqs)
 		return -EINVAL;
-	mutex_lock(&vsb->lock);
+	mutex_lock(&vsb->queue_lock);
 	vsb->vqs[idx].desc_addr = desc;
 	vsb->vqs[idx].driver_addr = driver;
 	vsb->vqs[idx].device_addr = device;
-	mutex_unlock(&vsb->lock);
+	mutex_unlock(&vsb->queue_lock);
 	return 0;
 }
 
@@ -116,9 +95,9 @@ static void vsb_set_vq_num(struct vdpa_device *vdpa, u16 idx, u32 num)
 
 	if (idx >= vsb->nvqs)
 		return;
-	mutex_lock(&vsb->lock);
+	mutex_lock(&vsb->queue_lock);
 	vsb->vqs[idx].num = num;
-	mutex_unlock(&vsb->lock);
+	mutex_unlock(&vsb->queue_lock);
 }
 
 static void vsb_set_vq_cb(struct vdpa_device *vdpa, u16 idx,
@@ -128,9 +107,9 @@ static void vsb_set_vq_cb(struct vdpa_device *vdpa, u16 idx,
 
 	if (idx >= vsb->nvqs)
 		return;
-	mutex_lock(&vsb->lock);
+	mutex_lock(&vsb->queue_lock);
 	vsb->vqs[idx].cb = *cb;
-	mutex_unlock(&vsb->lock);
+	mutex_unlock(&vsb->queue_lock);
 }
 
 static void vsb_vq_enable(struct vsb_dev *vsb, struct vsb_vq *vq)
@@ -156,7 +135,7 @@ static void vsb_set_vq_ready(struct vdpa_device *vdpa, u16 idx, bool ready)
 	if (idx >= vsb->nvqs)
 		return;
 	vq = &vsb->vqs[idx];
-	mutex_lock(&vsb->lock);
+	mutex_lock(&vsb->queue_lock);
 	if (ready && !vq->ready) {
 		vsb_vq_enable(vsb, vq);
 		/* Enabled after DRIVER_OK: serve what is already there. */
@@ -166,7 +145,7 @@ static void vsb_set_vq_ready(struct vdpa_device *vdpa, u16 idx, bool ready)
 		vq->last_avail = vq->ring.last_avail;
 		vq->ready = false;
 	}
-	mutex_unlock(&vsb->lock);
+	mutex_unlock(&vsb->queue_lock);
 }
 
 static bool vsb_get_vq_ready(struct vdpa_device *vdpa, u16 idx)
@@ -176,9 +155,9 @@ static bool vsb_get_vq_ready(struct vdpa_device *vdpa, u16 idx)
 
 	if (idx >= vsb->nvqs)
 		return false;
-	mutex_lock(&vsb->lock);
+	mutex_lock(&vsb->queue_lock);
 	ready = vsb->vqs[idx].ready;
-	mutex_unlock(&vsb->lock);
+	mutex_unlock(&vsb->queue_lock);
 	return ready;
 }
 
@@ -191,11 +170,11 @@ static int vsb_set_vq_state(struct vdpa_device *vdpa, u16 idx,
 	if (idx >= vsb->nvqs)
 		return -EINVAL;
 	vq = &vsb->vqs[idx];
-	mutex_lock(&vsb->lock);
+	mutex_lock(&vsb->queue_lock);
 	vq->last_avail = state->split.avail_index;
 	if (vq->ready)
 		vsb_ring_set_base(&vq->ring, vq->last_avail);
-	mutex_unlock(&vsb->lock);
+	mutex_unlock(&vsb->queue_lock);
 	return 0;
 }
 
@@ -208,10 +187,10 @@ static int vsb_get_vq_state(struct vdpa_device *vdpa, u16 idx,
 	if (idx >= vsb->nvqs)
 		return -EINVAL;
 	vq = &vsb->vqs[idx];
-	mutex_lock(&vsb->lock);
+	mutex_lock(&vsb->queue_lock);
 	state->split.avail_index = vq->ready ? vq->ring.last_avail :
 					       vq->last_avail;
-	mutex_unlock(&vsb->lock);
+	mutex_unlock(&vsb->queue_lock);
 	return 0;
 }
 
@@ -229,9 +208,9 @@ static u16 vsb_get_vq_size(struct vdpa_device *vdpa, u16 idx)
 
 	if (idx >= vsb->nvqs)
 		return 0;
-	mutex_lock(&vsb->lock);
+	mutex_lock(&vsb->queue_lock);
 	num = vsb->vqs[idx].num;
-	mutex_unlock(&vsb->lock);
+	mutex_unlock(&vsb->queue_lock);
 	return num && num <= VSB_QUEUE_SIZE_MAX ? num : VSB_QUEUE_SIZE_MAX;
 }
 
@@ -243,8 +222,12 @@ static u32 vsb_get_vq_align(struct vdpa_device *vdpa)
 static u32 vsb_get_vq_group(struct vdpa_device *vdpa, u16 idx)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
+	u32 group;
 
-	return idx == vsb_cvq_index(vsb) ? VSB_GROUP_CVQ : VSB_GROUP_DATA;
+	mutex_lock(&vsb->lock);
+	group = idx == vsb_cvq_index(vsb) ? VSB_GROUP_CVQ : VSB_GROUP_DATA;
+	mutex_unlock(&vsb->lock);
+	return group;
 }
 
 static u64 vsb_get_device_features(struct vdpa_device *vdpa)
@@ -263,7 +246,7 @@ static int vsb_set_driver_features(struct vdpa_device *vdpa, u64 features)
 
 	if ((features & VSB_FEATURES_REQUIRED) != VSB_FEATURES_REQUIRED)
 		return -EINVAL;
-	mutex_lock(&vsb->lock);
+	vsb_lock_both(vsb);
 	vsb->features = features & vsb->supported_features;
 	/* Guest offloads start as negotiated. */
 	vsb->ctrl.offloads = vsb->features & VSB_GUEST_OFFLOADS;
@@ -271,7 +254,7 @@ static int vsb_set_driver_features(struct vdpa_device *vdpa, u64 features)
 	vsb_maps_changed(vsb);
 	/* Which filtering applies depends on CTRL_RX and CTRL_VLAN. */
 	vsb_rx_filter_build(&vsb->rx_filter, &vsb->ctrl, vsb->features);
-	mutex_unlock(&vsb->lock);
+	vsb_unlock_both(vsb);
 	return 0;
 }
 
@@ -326,6 +309,8 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 {
 	unsigned int i;
 
+	lockdep_assert_held(&vsb->queue_lock);
+	lockdep_assert_held(&vsb->lock);
 	for (i = 0; i < vsb->nvqs; i++) {
 		struct vsb_vq *vq = &vsb->vqs[i];
 
@@ -360,6 +345,7 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 	vsb->pending_kick = false;
 	vsb_net_ctrl_reset(&vsb->ctrl, vsb->provisioned_mac, vsb->max_vqp, 0);
 	vsb_rx_filter_build(&vsb->rx_filter, &vsb->ctrl, 0);
+	vsb->filter_stale = 0;
 	atomic64_set(&vsb->cvq_kick_ns, 0);
 	vsb_sync_config(vsb);
 }
@@ -368,9 +354,9 @@ static int vsb_compat_reset(struct vdpa_device *vdpa, u32 flags)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 
-	mutex_lock(&vsb->lock);
+	vsb_lock_both(vsb);
 	vsb_reset_locked(vsb, flags);
-	mutex_unlock(&vsb->lock);
+	vsb_unlock_both(vsb);
 	return 0;
 }
 
@@ -384,10 +370,10 @@ static void vsb_set_status(struct vdpa_device *vdpa, u8 status)
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 	u8 old;
 
-	mutex_lock(&vsb->lock);
+	vsb_lock_both(vsb);
 	if (!status) {
 		vsb_reset_locked(vsb, 0);
-		mutex_unlock(&vsb->lock);
+		vsb_unlock_both(vsb);
 		return;
 	}
 	old = vsb->status;
@@ -405,17 +391,17 @@ static void vsb_set_status(struct vdpa_device *vdpa, u8 status)
 	/* Serve kicks that came before DRIVER_OK. */
 	if (!(old & VIRTIO_CONFIG_S_DRIVER_OK) && vsb_running(vsb))
 		vsb_schedule(vsb);
-	mutex_unlock(&vsb->lock);
+	vsb_unlock_both(vsb);
 }
 
 static int vsb_suspend(struct vdpa_device *vdpa)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 
-	/* Taking the lock waits for a run in progress to finish. */
-	mutex_lock(&vsb->lock);
+	/* Taking queue_lock waits for a run in progress to finish. */
+	vsb_lock_both(vsb);
 	vsb->suspended = true;
-	mutex_unlock(&vsb->lock);
+	vsb_unlock_both(vsb);
 	return 0;
 }
 
@@ -423,11 +409,11 @@ static int vsb_resume(struct vdpa_device *vdpa)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 
-	mutex_lock(&vsb->lock);
+	vsb_lock_both(vsb);
 	vsb->suspended = false;
 	if (vsb->pending_kick && vsb_running(vsb))
 		vsb_schedule(vsb);
-	mutex_unlock(&vsb->lock);
+	vsb_unlock_both(vsb);
 	return 0;
 }
 
@@ -481,10 +467,10 @@ static int vsb_set_group_asid(struct vdpa_device *vdpa, unsigned int group,
 
 	if (group >= VSB_NGROUPS || asid >= VSB_NAS)
 		return -EINVAL;
-	mutex_lock(&vsb->lock);
+	vsb_lock_both(vsb);
 	vsb->group_asid[group] = asid;
 	vsb_maps_changed(vsb);
-	mutex_unlock(&vsb->lock);
+	vsb_unlock_both(vsb);
 	return 0;
 }
 
@@ -494,42 +480,51 @@ static int vsb_set_group_asid(struct vdpa_device *vdpa, unsigned int group,
  * next access to the rings puts the device in NEEDS_RESET. vhost_vdpa
  * ignores what set_map returns at the end of an IOTLB batch, so a refusal
  * is also said in the kernel log.
+ *
+ * Called under the owner's mmap_lock when IOTLB_BATCH is not in use, so
+ * it must not wait for a run of the queues, which may be in a page fault
+ * waiting for that lock: the copy is built with no lock held and swapped
+ * in under vsb->lock alone (the queues copy what they look up).
  */
 static int vsb_set_map(struct vdpa_device *vdpa, unsigned int asid,
 		       struct vhost_iotlb *iotlb)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
+	struct vhost_iotlb *copy, *old;
 	struct vhost_iotlb_map *map;
-	struct vsb_as *as;
 	int ret = 0;
 
 	if (asid >= VSB_NAS)
 		return -EINVAL;
-	as = &vsb->as[asid];
-	mutex_lock(&vsb->lock);
-	vhost_iotlb_reset(as->iotlb);
-	as->passthrough = false;
-	vsb_maps_changed(vsb);
+	copy = vhost_iotlb_alloc(0, 0);
+	if (!copy)
+		return -ENOMEM;
 	/* Bounded before the copy, whose entries are GFP_ATOMIC. */
 	if (iotlb->nmaps > VSB_IOTLB_LIMIT) {
 		dev_warn_ratelimited(&vdpa->dev,
 				     "address space %u: %u maps, limit %u\n",
 				     asid, iotlb->nmaps, VSB_IOTLB_LIMIT);
 		ret = -ENOSPC;
-		goto unlock;
+		goto swap;
 	}
 	for (map = vhost_iotlb_itree_first(iotlb, 0, U64_MAX); map;
 	     map = vhost_iotlb_itree_next(map, 0, U64_MAX)) {
-		ret = vhost_iotlb_add_range(as->iotlb, map->start, map->last,
+		ret = vhost_iotlb_add_range(copy, map->start, map->last,
 					    map->addr, map->perm);
 		if (ret) {
 			/* All or nothing: a half map would mislead. */
-			vhost_iotlb_reset(as->iotlb);
+			vhost_iotlb_reset(copy);
 			break;
 		}
 	}
-unlock:
+swap:
+	mutex_lock(&vsb->lock);
+	old = vsb->as[asid].iotlb;
+	vsb->as[asid].iotlb = copy;
+	vsb->as[asid].passthrough = false;
+	vsb_maps_changed(vsb);
 	mutex_unlock(&vsb->lock);
+	vhost_iotlb_free(old);
 	return ret;
 }
 
@@ -551,13 +546,13 @@ static int vsb_bind_mm(struct vdpa_device *vdpa, struct mm_struct *mm)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 
-	mutex_lock(&vsb->lock);
+	vsb_lock_both(vsb);
 	if (vsb->mm)
 		mmdrop(vsb->mm);
 	mmgrab(mm);
 	WRITE_ONCE(vsb->mm, mm);
 	vsb_maps_changed(vsb);
-	mutex_unlock(&vsb->lock);
+	vsb_unlock_both(vsb);
 	return 0;
 }
 
@@ -565,12 +560,12 @@ static void vsb_unbind_mm(struct vdpa_device *vdpa)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 
-	mutex_lock(&vsb->lock);
+	vsb_lock_both(vsb);
 	if (vsb->mm)
 		mmdrop(vsb->mm);
 	WRITE_ONCE(vsb->mm, NULL);
 	vsb_maps_changed(vsb);
-	mutex_unlock(&vsb->lock);
+	vsb_unlock_both(vsb);
 }
 
 /* Called on the last reference; every step copes with a partial init. */
@@ -589,6 +584,7 @@ static void vsb_free(struct vdpa_device *vdpa)
 		mmdrop(vsb->mm);
 	kfree(vsb->frame);
 	mutex_destroy(&vsb->lock);
+	mutex_destroy(&vsb->queue_lock);
 }
 
 const struct vdpa_config_ops vsb_config_ops = {
@@ -637,6 +633,7 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 {
 	unsigned int i;
 
+	mutex_init(&vsb->queue_lock);
 	mutex_init(&vsb->lock);
 	spin_lock_init(&vsb->config_lock);
 	INIT_WORK(&vsb->work, vsb_work);
@@ -680,6 +677,8 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 	/* VERSION_1 is required: the config space is little-endian. */
 	vsb->config.mtu = __cpu_to_virtio16(true, vsb->mtu);
 	vsb->config.max_virtqueue_pairs = __cpu_to_virtio16(true, vsb->max_vqp);
+	vsb_lock_both(vsb);
 	vsb_reset_locked(vsb, VDPA_RESET_F_CLEAN_MAP);
+	vsb_unlock_both(vsb);
 	return 0;
 }

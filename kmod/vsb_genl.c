@@ -9,7 +9,9 @@
  * found cannot go away under it. A dump resumes after the last device
  * it sent, by that device's genl_id, not by a position: deleting a device
  * it already sent moves no other past the cursor. Lock order:
- * vsb_devices_lock, then the device's lock.
+ * vsb_devices_lock, then the device's lock (vsb->lock, never held across
+ * guest memory access, so a run of the queues stalled in a page fault
+ * holds up no request, and through vsb_devices_lock no vdpa dev add/del).
  *
  * Attributes are validated strictly against a policy per command: an
  * attribute the command does not take, of the wrong type or size, or out

@@ -10,6 +10,9 @@
  * (dma-direct on the vDPA device), reached page by page through kmap.
  * A bound mm switches passthrough off, so userspace can never make the
  * device touch physical memory.
+ *
+ * All of it runs in a queue run, under vsb->queue_lock but not vsb->lock:
+ * a fault here may wait for the mmap_lock, or for ever.
  */
 
 #include <linux/highmem.h>
@@ -20,22 +23,41 @@
 #include "vsb.h"
 
 /*
- * The queue's address space, looked up again (and recent hits dropped)
- * whenever maps, groups or features may have changed it.
+ * A translation may have changed: each queue looks its address space up
+ * again and forgets its look-ups (vsb_vq_as()). Each change counts as
+ * vsb_map_gen_step, 1 but in the test that makes the count wrap.
  */
-static struct vsb_as *vsb_vq_as(struct vsb_vq *vq)
+void vsb_maps_changed(struct vsb_dev *vsb)
+{
+	lockdep_assert_held(&vsb->lock);
+	atomic64_add(vsb_map_gen_step, &vsb->map_gen);
+}
+
+/*
+ * Bring the queue's view of its address space up to date. The run holds
+ * no lock while it reads the generation: set_map changes translations
+ * under vsb->lock alone, and a look-up one change behind is harmless
+ * (a user address of the same mm, or the guest physical address the
+ * driver gave), whereas waiting for set_map would close a cycle through
+ * the mmap_lock it is called under.
+ */
+static void vsb_vq_as(struct vsb_vq *vq)
 {
 	struct vsb_dev *vsb = vq->vsb;
+	unsigned int i;
 	u32 group;
 
-	if (vq->as && vq->tlb_gen == vsb->map_gen)
-		return vq->as;
+	if (vq->tlb_gen == atomic64_read(&vsb->map_gen))
+		return;
+	mutex_lock(&vsb->lock);
 	group = vq->index == vsb_cvq_index(vsb) ? VSB_GROUP_CVQ :
 						  VSB_GROUP_DATA;
-	vq->as = &vsb->as[vsb->group_asid[group]];
-	memset(vq->tlb, 0, sizeof(vq->tlb));
-	vq->tlb_gen = vsb->map_gen;
-	return vq->as;
+	vq->asid = vsb->group_asid[group];
+	vq->passthrough = vsb->as[vq->asid].passthrough;
+	for (i = 0; i < VSB_TLB_CACHE; i++)
+		vq->tlb[i] = (struct vsb_tlb_entry){ .start = 1, .last = 0 };
+	vq->tlb_gen = atomic64_read(&vsb->map_gen);
+	mutex_unlock(&vsb->lock);
 }
 
 /*
@@ -46,27 +68,38 @@ static struct vsb_as *vsb_vq_as(struct vsb_vq *vq)
  */
 bool vsb_vq_nothing_mapped(struct vsb_vq *vq)
 {
-	return vq->vsb->mm && !vsb_vq_as(vq)->iotlb->nmaps;
+	struct vsb_dev *vsb = vq->vsb;
+
+	lockdep_assert_held(&vsb->lock);
+	return vsb->mm && !vsb->as[vq->asid].iotlb->nmaps;
 }
 
-/* The map holding addr: recent hits first, then the interval tree. */
-static const struct vhost_iotlb_map *vsb_translate(struct vsb_vq *vq,
-						   struct vsb_as *as, u64 addr)
+/* The translation of addr: recent look-ups first, then the IOTLB. */
+static const struct vsb_tlb_entry *vsb_translate(struct vsb_vq *vq, u64 addr)
 {
+	struct vsb_dev *vsb = vq->vsb;
 	const struct vhost_iotlb_map *map;
+	struct vsb_tlb_entry *e;
 	unsigned int i;
 
 	for (i = 0; i < VSB_TLB_CACHE; i++) {
-		map = vq->tlb[i];
-		if (map && map->start <= addr && addr <= map->last)
-			return map;
+		e = &vq->tlb[i];
+		if (e->start <= addr && addr <= e->last)
+			return e;
 	}
-	map = vhost_iotlb_itree_first(as->iotlb, addr, addr);
+	e = NULL;
+	mutex_lock(&vsb->lock);
+	map = vhost_iotlb_itree_first(vsb->as[vq->asid].iotlb, addr, addr);
 	if (map) {
-		vq->tlb[vq->tlb_next] = map;
+		e = &vq->tlb[vq->tlb_next];
+		*e = (struct vsb_tlb_entry){ .start = map->start,
+					     .last = map->last,
+					     .addr = map->addr,
+					     .perm = map->perm };
 		vq->tlb_next = (vq->tlb_next + 1) % VSB_TLB_CACHE;
 	}
-	return map;
+	mutex_unlock(&vsb->lock);
+	return e;
 }
 
 static int vsb_phys_copy(u64 pa, void *buf, u32 len, bool write)
@@ -187,16 +220,15 @@ static int vsb_mem_xfer(struct vsb_vq *vq, u64 addr, void *buf, u32 len,
 {
 	struct vsb_dev *vsb = vq->vsb;
 	u32 need = write ? VHOST_MAP_WO : VHOST_MAP_RO;
-	struct vsb_as *as;
 
 	if (vsb->mm && current->mm != vsb->mm)
 		return -EFAULT;
-	as = vsb_vq_as(vq);
-	if (!vsb->mm && as->passthrough)
+	vsb_vq_as(vq);
+	if (!vsb->mm && vq->passthrough)
 		return vsb_phys_copy(addr, buf, len, write);
 
 	while (len) {
-		const struct vhost_iotlb_map *map = vsb_translate(vq, as, addr);
+		const struct vsb_tlb_entry *map = vsb_translate(vq, addr);
 		u64 room, host;
 		u32 chunk;
 		int ret;

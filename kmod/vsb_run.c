@@ -8,8 +8,9 @@
  * under the wait queue lock -- so a kick only queues the work, which
  * adopts the owner's mm for vhost_vdpa's user addresses.
  *
- * Queues are served under vsb->lock, like every config op; only the kick
- * hand-off (vsb_kick, vsb_wait_for_kick) works without it.
+ * A run holds vsb->queue_lock throughout and takes vsb->lock only between
+ * guest memory accesses (see struct vsb_dev); the kick hand-off (vsb_kick,
+ * vsb_wait_for_kick) works with neither.
  */
 
 #include <linux/kthread.h>
@@ -21,8 +22,9 @@
 
 static void vsb_needs_reset(struct vsb_dev *vsb, struct vsb_vq *vq)
 {
+	mutex_lock(&vsb->lock);
 	if (vsb->status & VIRTIO_CONFIG_S_NEEDS_RESET)
-		return;
+		goto unlock;
 	if ((vq->ring.fault == VSB_FAULT_RING_ACCESS ||
 	     vq->ring.fault == VSB_FAULT_BUFFER_ACCESS) &&
 	    vsb_vq_nothing_mapped(vq))
@@ -33,6 +35,8 @@ static void vsb_needs_reset(struct vsb_dev *vsb, struct vsb_vq *vq)
 			     vsb_fault_name(vq->ring.fault));
 	vsb->status |= VIRTIO_CONFIG_S_NEEDS_RESET;
 	vsb_config_changed(vsb);
+unlock:
+	mutex_unlock(&vsb->lock);
 }
 
 /*
@@ -61,13 +65,15 @@ static bool vsb_complete(struct vsb_dev *vsb, struct vsb_vq *vq)
 /*
  * One run of the control queue: what its completions are timed from.
  *
- * A clock read costs about a tenth of a command under TCG, so commands are
- * timed one by one only while the vsb_cvq_cmd event is on; otherwise the
+ * A clock read is not free next to a command, so commands are timed one
+ * by one only while the vsb_cvq_cmd event is on; otherwise the
  * processing-time histogram gets each command of a batch as the batch's
  * time divided by its commands (exact for batches of one, as in
  * immediate mode).
  */
 struct vsb_cvq_run {
+	bool batch; /* batch mode, as set when the run began */
+	u32 limit; /* commands before the run makes room for other work */
 	bool timed; /* each command is timed */
 	u64 kicked; /* the first kick not yet served when the run began */
 	u64 fetched; /* the first command of the batch was fetched */
@@ -80,8 +86,8 @@ struct vsb_cvq_run {
  * Put the effect of the commands executed since the last call in force,
  * then publish them: the config space the driver reads and the receive
  * filter are brought up to date first, so a command's effect is visible
- * by the time its used entry is. The data path runs under the same lock
- * as this, so it sees the filter as it was before the batch or as it is
+ * by the time its used entry is. The data path runs in the same run as
+ * this, so it sees the filter as it was before the batch or as it is
  * after, never in between; and only what the batch changed is copied.
  */
 static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
@@ -91,17 +97,23 @@ static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
 	bool notified;
 	u64 now;
 
-	if (run->changed & VSB_CTRL_CHANGED_CONFIG)
-		vsb_sync_config(vsb);
-	if (run->changed & VSB_CTRL_CHANGED_FILTER) {
-		vsb_rx_filter_update(&vsb->rx_filter, &vsb->ctrl, run->changed);
-		stats->filter_updates++;
+	if (run->changed) {
+		mutex_lock(&vsb->lock);
+		if (run->changed & VSB_CTRL_CHANGED_CONFIG)
+			vsb_sync_config(vsb);
+		if (run->changed & VSB_CTRL_CHANGED_FILTER) {
+			vsb_rx_filter_update(&vsb->rx_filter, &vsb->ctrl,
+					     run->changed);
+			stats->filter_updates++;
+		}
+		mutex_unlock(&vsb->lock);
+		run->changed = 0;
 	}
-	run->changed = 0;
 	if (cvq->ring.used_idx == cvq->ring.used_published)
 		return;
 	notified = vsb_complete(vsb, cvq);
 	now = ktime_get_ns();
+	mutex_lock(&vsb->lock);
 	stats->batches++;
 	stats->notifications += notified;
 	vsb_hist_add(&stats->cmds_per_batch, run->cmds, 1);
@@ -109,26 +121,39 @@ static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
 	if (!run->timed && run->cmds)
 		vsb_hist_add(&stats->cmd_ns,
 			     div_u64(now - run->fetched, run->cmds), run->cmds);
+	mutex_unlock(&vsb->lock);
 	trace_vsb_cvq_batch(vsb, run->cmds, notified, now - run->fetched,
 			    now - run->kicked);
 	run->cmds = 0;
 	run->last = now;
 }
 
-static void vsb_count_command(struct vsb_cvq_stats *stats,
-			      const struct vsb_cvq_result *res)
+/*
+ * Execute a command popped from the control queue: read, checked and
+ * answered with no lock but the queues', put in force and counted under
+ * vsb->lock, which management requests read the state and counters with.
+ */
+static void vsb_cvq_execute(struct vsb_dev *vsb, struct vsb_vq *cvq,
+			    struct vsb_cvq_run *run, struct vsb_cvq_result *res)
 {
-	unsigned int class = min_t(unsigned int, res->class, VSB_CVQ_CLASSES);
-	bool ok = !res->fault && res->ack == VIRTIO_NET_OK;
+	struct vsb_cvq_cmd cmd;
+	u64 now;
 
-	stats->requests++;
-	stats->class_requests[class]++;
-	stats->redundant += res->redundant;
-	if (ok) {
-		stats->successes++;
-	} else {
-		stats->errors++;
-		stats->class_errors[class]++;
+	vsb_cvq_fetch(&cvq->ring, &cvq->chain, vsb->features, vsb->max_vqp,
+		      &vsb->cvq_scratch, &cmd, res);
+	if (run->timed)
+		now = ktime_get_ns();
+	mutex_lock(&vsb->lock);
+	vsb_cvq_apply(&cmd, &vsb->ctrl, res);
+	vsb_count_command(&vsb->cvq_stats, res);
+	if (run->timed)
+		vsb_hist_add(&vsb->cvq_stats.cmd_ns, now - run->last, 1);
+	mutex_unlock(&vsb->lock);
+	run->changed |= res->changed;
+	if (run->timed) {
+		trace_vsb_cvq_cmd(vsb, cvq->chain.head, res, cvq->chain.out_len,
+				  now - run->last);
+		run->last = now;
 	}
 }
 
@@ -142,14 +167,10 @@ static void vsb_count_command(struct vsb_cvq_stats *stats,
 static bool vsb_process_cvq(struct vsb_dev *vsb)
 {
 	struct vsb_vq *cvq = &vsb->vqs[vsb_cvq_index(vsb)];
-	bool batch = vsb->completion == VSB_COMPLETION_BATCH;
-	u32 limit = vsb->batch_limit ?: cvq->ring.num;
 	struct vsb_cvq_result res;
-	struct vsb_cvq_cmd cmd;
 	struct vsb_cvq_run run;
 	bool more = false;
 	u32 done = 0;
-	u64 now;
 	int ret;
 
 	if (!cvq->ready || !(vsb->features & BIT_ULL(VIRTIO_NET_F_CTRL_VQ)))
@@ -159,6 +180,10 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 		.timed = trace_vsb_cvq_cmd_enabled(),
 		.last = ktime_get_ns(),
 	};
+	mutex_lock(&vsb->lock);
+	run.batch = vsb->completion == VSB_COMPLETION_BATCH;
+	run.limit = vsb->batch_limit ?: cvq->ring.num;
+	mutex_unlock(&vsb->lock);
 	run.kicked = atomic64_xchg(&vsb->cvq_kick_ns, 0) ?: run.last;
 	for (;;) {
 		ret = vsb_ring_pop(&cvq->ring, &cvq->chain);
@@ -174,11 +199,7 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 
 		if (!run.cmds)
 			run.fetched = run.last;
-		vsb_cvq_fetch(&cvq->ring, &cvq->chain, vsb->features,
-			      vsb->max_vqp, &vsb->cvq_scratch, &cmd, &res);
-		vsb_cvq_apply(&cmd, &vsb->ctrl, &res);
-		vsb_count_command(&vsb->cvq_stats, &res);
-		run.changed |= res.changed;
+		vsb_cvq_execute(vsb, cvq, &run, &res);
 		ret = 0;
 		if (res.fault) {
 			/* The chain goes back below, with length 0. */
@@ -187,13 +208,6 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 		} else if (vsb_ring_push(&cvq->ring, cvq->chain.head,
 					 res.used_len)) {
 			ret = -EIO;
-		}
-		if (run.timed) {
-			now = ktime_get_ns();
-			vsb_hist_add(&vsb->cvq_stats.cmd_ns, now - run.last, 1);
-			trace_vsb_cvq_cmd(vsb, cvq->chain.head, &res,
-					  cvq->chain.out_len, now - run.last);
-			run.last = now;
 		}
 		/* A faulty command is completed too, with length 0. */
 		run.cmds++;
@@ -207,10 +221,10 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 		 * published before the device looks again, sparing the
 		 * driver a barrier and two reads of the avail index.
 		 */
-		if (!batch ||
+		if (!run.batch ||
 		    (run.cmds == 1 && !vsb_ring_has_announced(&cvq->ring)))
 			vsb_cvq_complete(vsb, cvq, &run);
-		if (++done >= limit) {
+		if (++done >= run.limit) {
 			more = true;
 			break;
 		}
@@ -227,6 +241,7 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 static bool vsb_process_pair(struct vsb_dev *vsb, u16 pair)
 {
 	struct vsb_vq *rx = &vsb->vqs[2 * pair], *tx = &vsb->vqs[2 * pair + 1];
+	struct vsb_loopback_stats stats = {};
 	struct vsb_loopback lb = {
 		.tx = &tx->ring,
 		.rx = &rx->ring,
@@ -235,13 +250,16 @@ static bool vsb_process_pair(struct vsb_dev *vsb, u16 pair)
 		.buf = vsb->frame,
 		.buf_len = VSB_FRAME_MAX,
 		.filter = &vsb->rx_filter,
-		.stats = &vsb->lb_stats[pair],
+		.stats = &stats,
 	};
 	int ret;
 
 	if (!rx->ready || !tx->ready)
 		return false;
 	ret = vsb_loopback_run(&lb, VSB_TX_BUDGET);
+	mutex_lock(&vsb->lock);
+	vsb_add_lb_stats(&vsb->lb_stats[pair], &stats);
+	mutex_unlock(&vsb->lock);
 	vsb_complete(vsb, rx);
 	vsb_complete(vsb, tx);
 	if (ret < 0) {
@@ -259,11 +277,15 @@ static bool vsb_process_pair(struct vsb_dev *vsb, u16 pair)
 /* The data path: only the pairs the driver enabled (one without MQ). */
 static bool vsb_process_data(struct vsb_dev *vsb)
 {
-	u16 pairs = vsb->features & BIT_ULL(VIRTIO_NET_F_MQ) ? vsb->ctrl.pairs :
-							       1;
 	bool more = false;
+	u16 pairs = 1;
 	u16 i;
 
+	if (vsb->features & BIT_ULL(VIRTIO_NET_F_MQ)) {
+		mutex_lock(&vsb->lock);
+		pairs = vsb->ctrl.pairs;
+		mutex_unlock(&vsb->lock);
+	}
 	for (i = 0; i < pairs && vsb_running(vsb); i++)
 		more |= vsb_process_pair(vsb, i);
 	return more;
@@ -291,13 +313,21 @@ static void vsb_process(struct vsb_dev *vsb)
 {
 	bool more;
 
-	lockdep_assert_held(&vsb->lock);
+	lockdep_assert_held(&vsb->queue_lock);
 	if (!vsb_running(vsb)) {
 		vsb->pending_kick = true;
 		return;
 	}
 	vsb->pending_kick = false;
+	mutex_lock(&vsb->lock);
 	vsb->cvq_stats.work_runs++;
+	/* A change from "vdpa dev set", which cannot wait for a run. */
+	if (vsb->filter_stale) {
+		vsb_rx_filter_update(&vsb->rx_filter, &vsb->ctrl,
+				     vsb->filter_stale);
+		vsb->filter_stale = 0;
+	}
+	mutex_unlock(&vsb->lock);
 	more = vsb_process_cvq(vsb);
 	more |= vsb_process_data(vsb);
 	if (more && vsb_running(vsb))
@@ -346,11 +376,11 @@ void vsb_work(struct work_struct *work)
 	struct vsb_dev *vsb = container_of(work, struct vsb_dev, work);
 	struct mm_struct *mm;
 
-	mutex_lock(&vsb->lock);
+	mutex_lock(&vsb->queue_lock);
 	mm = vsb->mm;
 	/* The owner may be gone: then there is nothing to serve. */
 	if (mm && !mmget_not_zero(mm)) {
-		mutex_unlock(&vsb->lock);
+		mutex_unlock(&vsb->queue_lock);
 		return;
 	}
 	/* unbind_mm waits for the lock, and this run holds a reference. */
@@ -360,13 +390,13 @@ void vsb_work(struct work_struct *work)
 		/* This run serves every kick so far. */
 		atomic_set(&vsb->kicked, 0);
 		vsb_process(vsb);
-		mutex_unlock(&vsb->lock);
+		mutex_unlock(&vsb->queue_lock);
 		if (!vsb_wait_for_kick(vsb))
 			break;
-		mutex_lock(&vsb->lock);
+		mutex_lock(&vsb->queue_lock);
 		/* A new mm means new maps: leave those to a fresh run. */
 		if (vsb->mm != mm) {
-			mutex_unlock(&vsb->lock);
+			mutex_unlock(&vsb->queue_lock);
 			vsb_schedule(vsb);
 			break;
 		}

@@ -131,6 +131,41 @@ int vsb_fill_vq_stats(struct vsb_dev *vsb, u16 idx, struct sk_buff *msg,
 	return ret;
 }
 
+void vsb_count_command(struct vsb_cvq_stats *stats,
+		       const struct vsb_cvq_result *res)
+{
+	unsigned int class = min_t(unsigned int, res->class, VSB_CVQ_CLASSES);
+	bool ok = !res->fault && res->ack == VIRTIO_NET_OK;
+
+	stats->requests++;
+	stats->class_requests[class]++;
+	stats->redundant += res->redundant;
+	if (ok) {
+		stats->successes++;
+	} else {
+		stats->errors++;
+		stats->class_errors[class]++;
+	}
+}
+
+/*
+ * A data path run counts into a struct of its own, touching guest memory
+ * meanwhile; the sum is what readers see, under vsb->lock.
+ */
+void vsb_add_lb_stats(struct vsb_loopback_stats *sum,
+		      const struct vsb_loopback_stats *run)
+{
+	sum->rx_packets += run->rx_packets;
+	sum->rx_bytes += run->rx_bytes;
+	sum->rx_errors += run->rx_errors;
+	sum->rx_overruns += run->rx_overruns;
+	sum->rx_drops += run->rx_drops;
+	sum->tx_packets += run->tx_packets;
+	sum->tx_bytes += run->tx_bytes;
+	sum->tx_errors += run->tx_errors;
+	sum->tx_drops += run->tx_drops;
+}
+
 /* Count @count values of @value: bucket fls64(value), the last one open. */
 void vsb_hist_add(struct vsb_hist *hist, u64 value, u64 count)
 {

@@ -27,6 +27,25 @@
  *                   the used index after it and the config MAC
  *                   (02:00:00:00:00:01 if the device still read address
  *                   space 0)
+ *   --stall-ms MS   the ack page is a userfaultfd page nobody serves: the
+ *                   device's write of the first ack faults and waits. Once
+ *                   the fault is seen, prints "stalled" on a line of its
+ *                   own (so a test can act meanwhile), then times
+ *                   VHOST_VDPA_GET_STATUS and, at the same time, an IOTLB
+ *                   update (BATCH_END: set_map); MS after the kick the
+ *                   userfaultfd is closed, which lets the fault complete.
+ *                   Adds "stall get_status_ms=G set_map_ms=S " before the
+ *                   usual fields, whose wait starts then.
+ *   --race-s S      for S seconds, without IOTLB_BATCH (so that every
+ *                   IOTLB update reaches set_map under the mmap_lock):
+ *                   one command at a time, each kicked and waited for,
+ *                   while one thread maps and unmaps a page of the same
+ *                   memory and another drops the command and ack pages
+ *                   (MADV_DONTNEED, so the device's next access faults)
+ *                   and maps and unmaps anonymous memory (taking the
+ *                   mmap_lock for writing). Prints "race cmds=C updates=U
+ *                   mm_ops=M" and exits 0, or exit 1 if a command was not
+ *                   answered within 5 s
  *
  * Output, one line on stdout, then exit 0:
  *   used=U needs_reset=0|1 config_irq=0|1 acks=A,B,... ms=T
@@ -50,9 +69,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/userfaultfd.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -61,6 +84,8 @@
 #define VSBDRV_CVQ 2
 /* Where the four pages (rings, used ring, commands, acks) sit. */
 #define VSBDRV_IOVA 0x100000ULL
+/* Where --stall-ms maps its timed IOTLB update: above the rest. */
+#define VSBDRV_STALL_IOVA 0x200000000ULL
 /* Where --extra-maps go: far above the four pages. */
 #define VSBDRV_EXTRA_IOVA 0x100000000ULL
 #define VSBDRV_CMD_LEN 8
@@ -82,6 +107,8 @@ struct opts {
 	unsigned int idle_ms;
 	unsigned int wait_ms;
 	unsigned long extra_maps;
+	unsigned int stall_ms;
+	unsigned int race_s;
 	const char *path;
 };
 
@@ -94,6 +121,8 @@ struct drv {
 	int kick_fd;
 	int call_fd;
 	int config_fd;
+	int uffd;
+	uint64_t set_map_ms;
 };
 
 static void __attribute__((format(printf, 1, 2))) die(const char *fmt, ...)
@@ -186,7 +215,8 @@ static void map_memory(struct drv *d, const struct opts *o)
 	unsigned long i;
 	int pg;
 
-	iotlb_msg(d, 0, VHOST_IOTLB_BATCH_BEGIN, 0, 0, 0, 0);
+	if (!o->race_s)
+		iotlb_msg(d, 0, VHOST_IOTLB_BATCH_BEGIN, 0, 0, 0, 0);
 	for (pg = 0; pg < PG_MAPPED; pg++)
 		map_page(d, 0, pg, pg,
 			 pg == PG_USED && o->used_ro ? VHOST_ACCESS_RO :
@@ -196,7 +226,8 @@ static void map_memory(struct drv *d, const struct opts *o)
 		iotlb_msg(d, 0, VHOST_IOTLB_UPDATE,
 			  VSBDRV_EXTRA_IOVA + (uint64_t)i * VSBDRV_PAGE,
 			  VSBDRV_PAGE, page_uaddr(d, PG_CMD), VHOST_ACCESS_RO);
-	iotlb_msg(d, 0, VHOST_IOTLB_BATCH_END, 0, 0, 0, 0);
+	if (!o->race_s)
+		iotlb_msg(d, 0, VHOST_IOTLB_BATCH_END, 0, 0, 0, 0);
 }
 
 /* --features: whether FEATURES_OK sticks on @features; exits. */
@@ -221,6 +252,27 @@ static int new_eventfd(void)
 	return fd;
 }
 
+/*
+ * --stall-ms: the ack page, never touched so far, to a userfaultfd that
+ * reports a missing page and never serves it. Kernel-mode faults count
+ * (no UFFD_USER_MODE_ONLY): the test runs as root.
+ */
+static void register_stall(struct drv *d)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = {
+		.range = { .start = page_uaddr(d, PG_ACK), .len = VSBDRV_PAGE },
+		.mode = UFFDIO_REGISTER_MODE_MISSING,
+	};
+
+	d->uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (d->uffd < 0)
+		die("userfaultfd");
+	if (ioctl(d->uffd, UFFDIO_API, &api) ||
+	    ioctl(d->uffd, UFFDIO_REGISTER, &reg))
+		die("userfaultfd: registering the ack page");
+}
+
 static void setup(struct drv *d, const struct opts *o)
 {
 	uint64_t backend = (1ULL << VHOST_BACKEND_F_IOTLB_MSG_V2) |
@@ -239,6 +291,8 @@ static void setup(struct drv *d, const struct opts *o)
 	xioctl(d, VHOST_GET_BACKEND_FEATURES, &offered,
 	       "VHOST_GET_BACKEND_FEATURES");
 	backend &= offered;
+	if (o->race_s)
+		backend &= ~(1ULL << VHOST_BACKEND_F_IOTLB_BATCH);
 	xioctl(d, VHOST_SET_BACKEND_FEATURES, &backend,
 	       "VHOST_SET_BACKEND_FEATURES");
 
@@ -265,7 +319,12 @@ static void setup(struct drv *d, const struct opts *o)
 	d->desc = (void *)d->mem;
 	d->avail = (void *)(d->mem + VSBDRV_NUM * sizeof(struct vring_desc));
 	d->used = (void *)(d->mem + PG_USED * VSBDRV_PAGE);
-	memset(d->mem + PG_ACK * VSBDRV_PAGE, VSBDRV_ACK_UNSET, VSBDRV_PAGE);
+	d->uffd = -1;
+	if (o->stall_ms)
+		register_stall(d);
+	else
+		memset(d->mem + PG_ACK * VSBDRV_PAGE, VSBDRV_ACK_UNSET,
+		       VSBDRV_PAGE);
 	map_memory(d, o);
 
 	state.num = VSBDRV_NUM;
@@ -367,6 +426,156 @@ static void wait_used(struct drv *d, const struct opts *o, uint16_t want,
 	a->ms = now_ms() - start;
 }
 
+struct stall {
+	struct drv *d;
+	unsigned int ms;
+};
+
+/*
+ * Closing the userfaultfd wakes the fault, which then completes as a
+ * plain one: whatever else is stuck, the device gets going again.
+ */
+static void *end_stall(void *arg)
+{
+	struct stall *st = arg;
+
+	usleep(st->ms * 1000);
+	close(st->d->uffd);
+	return NULL;
+}
+
+/* Wait until the device's access to the ack page faults. */
+static void wait_for_fault(struct drv *d)
+{
+	struct pollfd pfd = { .fd = d->uffd, .events = POLLIN };
+	struct uffd_msg msg;
+
+	for (;;) {
+		if (poll(&pfd, 1, 10000) != 1)
+			die("no fault on the ack page within 10 s");
+		if (read(d->uffd, &msg, sizeof(msg)) == sizeof(msg) &&
+		    msg.event == UFFD_EVENT_PAGEFAULT)
+			return;
+	}
+}
+
+/* An IOTLB update as at the end of a batch: set_map. */
+static void *timed_set_map(void *arg)
+{
+	struct drv *d = arg;
+	uint64_t start = now_ms();
+
+	iotlb_msg(d, 0, VHOST_IOTLB_BATCH_BEGIN, 0, 0, 0, 0);
+	iotlb_msg(d, 0, VHOST_IOTLB_UPDATE, VSBDRV_STALL_IOVA, VSBDRV_PAGE,
+		  page_uaddr(d, PG_CMD), VHOST_ACCESS_RO);
+	iotlb_msg(d, 0, VHOST_IOTLB_BATCH_END, 0, 0, 0, 0);
+	d->set_map_ms = now_ms() - start;
+	return NULL;
+}
+
+/*
+ * While the device's run waits in the fault: an IOTLB update (set_map)
+ * and a status read, at the same time, must not wait for it.
+ */
+static void stall(struct drv *d, const struct opts *o)
+{
+	struct stall st = { .d = d, .ms = o->stall_ms };
+	pthread_t end_tid, map_tid;
+	uint64_t start;
+
+	if (pthread_create(&end_tid, NULL, end_stall, &st))
+		die("pthread_create");
+	wait_for_fault(d);
+	printf("stalled\n");
+	fflush(stdout);
+	if (pthread_create(&map_tid, NULL, timed_set_map, d))
+		die("pthread_create");
+	start = now_ms();
+	get_status(d);
+	printf("stall get_status_ms=%llu",
+	       (unsigned long long)(now_ms() - start));
+	pthread_join(map_tid, NULL);
+	printf(" set_map_ms=%llu ", (unsigned long long)d->set_map_ms);
+	pthread_join(end_tid, NULL);
+}
+
+struct race {
+	struct drv *d;
+	volatile bool stop;
+	unsigned long updates;
+	unsigned long mm_ops;
+};
+
+/* Each update is a set_map under the owner's mmap_lock (no batching). */
+static void *race_iotlb(void *arg)
+{
+	struct race *r = arg;
+
+	while (!r->stop) {
+		iotlb_msg(r->d, 0, VHOST_IOTLB_UPDATE, VSBDRV_STALL_IOVA,
+			  VSBDRV_PAGE, page_uaddr(r->d, PG_CMD),
+			  VHOST_ACCESS_RO);
+		iotlb_msg(r->d, 0, VHOST_IOTLB_INVALIDATE, VSBDRV_STALL_IOVA,
+			  VSBDRV_PAGE, 0, 0);
+		r->updates++;
+	}
+	return NULL;
+}
+
+/* Faults for the device, and writers queued on the mmap_lock. */
+static void *race_mm(void *arg)
+{
+	struct race *r = arg;
+	void *p;
+
+	while (!r->stop) {
+		if (madvise(r->d->mem + PG_CMD * VSBDRV_PAGE, 2 * VSBDRV_PAGE,
+			    MADV_DONTNEED))
+			die("madvise");
+		p = mmap(NULL, VSBDRV_PAGE, PROT_READ,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED || munmap(p, VSBDRV_PAGE))
+			die("mmap");
+		r->mm_ops++;
+	}
+	return NULL;
+}
+
+static void __attribute__((noreturn)) race(struct drv *d, const struct opts *o)
+{
+	struct race r = { .d = d };
+	uint64_t end = now_ms() + o->race_s * 1000ULL, deadline;
+	pthread_t iotlb_tid, mm_tid;
+	unsigned long n;
+	uint16_t slot;
+
+	if (pthread_create(&iotlb_tid, NULL, race_iotlb, &r) ||
+	    pthread_create(&mm_tid, NULL, race_mm, &r))
+		die("pthread_create");
+	for (n = 0; now_ms() < end; n++) {
+		slot = n % (VSBDRV_NUM / 2);
+		put_cmd(d, slot, PG_CMD, slot, (uint8_t)n, false);
+		d->avail->ring[n % VSBDRV_NUM] = 2 * slot;
+		kick(d, (uint16_t)(n + 1));
+		deadline = now_ms() + 5000;
+		while (__atomic_load_n(&d->used->idx, __ATOMIC_ACQUIRE) !=
+		       (uint16_t)(n + 1)) {
+			if (now_ms() > deadline) {
+				printf("race stuck at command %lu\n", n);
+				fflush(stdout);
+				_exit(1);
+			}
+			sched_yield();
+		}
+	}
+	r.stop = true;
+	pthread_join(iotlb_tid, NULL);
+	pthread_join(mm_tid, NULL);
+	printf("race cmds=%lu updates=%lu mm_ops=%lu\n", n, r.updates,
+	       r.mm_ops);
+	exit(0);
+}
+
 static void print_config_mac(struct drv *d)
 {
 	struct {
@@ -433,6 +642,10 @@ int main(int argc, char **argv)
 			o.idle_ms = strtoul(argv[++a], NULL, 0);
 		else if (a + 1 < argc && !strcmp(opt, "--wait-ms"))
 			o.wait_ms = strtoul(argv[++a], NULL, 0);
+		else if (a + 1 < argc && !strcmp(opt, "--race-s"))
+			o.race_s = strtoul(argv[++a], NULL, 0);
+		else if (a + 1 < argc && !strcmp(opt, "--stall-ms"))
+			o.stall_ms = strtoul(argv[++a], NULL, 0);
 		else if (a + 1 < argc && !strcmp(opt, "--extra-maps"))
 			o.extra_maps = strtoul(argv[++a], NULL, 0);
 		else if (a + 1 < argc && !strcmp(opt, "--features")) {
@@ -446,17 +659,21 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 			"Usage: vsbdrv [--config-call] [--used-ro] [--bad-head] [--switch-asid]\n"
 			"  [--cmds N] [--idle-ms MS] [--wait-ms MS] [--extra-maps N]\n"
-			"  [--features HEX]\n"
+			"  [--features HEX] [--stall-ms MS] [--race-s S]\n"
 			"  /dev/vhost-vdpa-N\n");
 		return 2;
 	}
 	o.path = argv[a];
 	setup(&d, &o);
+	if (o.race_s)
+		race(&d, &o);
 	usleep(o.idle_ms * 1000);
 	for (i = 0; i < o.cmds; i++)
 		put_cmd(&d, i, PG_CMD, i, (uint8_t)(i + 1),
 			i == 0 && o.bad_head);
 	kick(&d, o.cmds);
+	if (o.stall_ms)
+		stall(&d, &o);
 	wait_used(&d, &o, o.cmds, &ans);
 	printf("used=%u needs_reset=%d config_irq=%d acks=", ans.used,
 	       ans.needs_reset, ans.config_irq);
