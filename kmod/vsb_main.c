@@ -241,8 +241,8 @@ static int __init vsb_init(void)
 {
 	int ret;
 
-	/* Per-CPU: vsb_schedule() picks the CPU, away from the driver's. */
-	vsb_wq = alloc_workqueue("vdpa_sim_batch", 0, 0);
+	/* Unbound, and its cpumask in sysfs: see vsb_schedule(). */
+	vsb_wq = alloc_workqueue("vdpa_sim_batch", WQ_UNBOUND | WQ_SYSFS, 0);
 	if (!vsb_wq)
 		return -ENOMEM;
 
