@@ -149,8 +149,6 @@ struct vsb_dev {
 	u32 group_asid[VSB_NGROUPS];
 
 	/* Q: the queues and what only a run uses */
-	/* a kick came while the device was not running */
-	bool pending_kick;
 	struct vsb_vq vqs[VSB_MAX_NVQS];
 	struct vsb_cvq_scratch cvq_scratch;
 	/* what the data path filters with, updated once per CVQ batch */

@@ -204,14 +204,22 @@ static int vsb_get_vendor_vq_stats(struct vdpa_device *vdpa, u16 idx,
 static u16 vsb_get_vq_size(struct vdpa_device *vdpa, u16 idx)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
-	u32 num;
+	u16 size = VSB_QUEUE_SIZE_MAX;
 
 	if (idx >= vsb->nvqs)
 		return 0;
+	/*
+	 * As vdpa_sim: the size the queue runs with once the device is
+	 * live, the largest it can have before. (The size the driver set is
+	 * checked only when the queue is enabled: one above the maximum
+	 * runs as a faulty ring of size 0.)
+	 */
 	mutex_lock(&vsb->queue_lock);
-	num = vsb->vqs[idx].num;
+	if (vsb->status & VIRTIO_CONFIG_S_DRIVER_OK)
+		size = vsb->vqs[idx].ready ? vsb->vqs[idx].ring.num :
+					     vsb->vqs[idx].num;
 	mutex_unlock(&vsb->queue_lock);
-	return num && num <= VSB_QUEUE_SIZE_MAX ? num : VSB_QUEUE_SIZE_MAX;
+	return size;
 }
 
 static u32 vsb_get_vq_align(struct vdpa_device *vdpa)
@@ -342,7 +350,6 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 	vsb->features = 0;
 	vsb->status = 0;
 	vsb->suspended = false;
-	vsb->pending_kick = false;
 	vsb_net_ctrl_reset(&vsb->ctrl, vsb->provisioned_mac, vsb->max_vqp, 0);
 	vsb_rx_filter_build(&vsb->rx_filter, &vsb->ctrl, 0);
 	vsb->filter_stale = 0;
@@ -411,7 +418,11 @@ static int vsb_resume(struct vdpa_device *vdpa)
 
 	vsb_lock_both(vsb);
 	vsb->suspended = false;
-	if (vsb->pending_kick && vsb_running(vsb))
+	/*
+	 * Look at every queue again, kicked or not: a queue the driver
+	 * enabled while the device was suspended was never scheduled.
+	 */
+	if (vsb_running(vsb))
 		vsb_schedule(vsb);
 	vsb_unlock_both(vsb);
 	return 0;

@@ -310,11 +310,8 @@ static void vsb_process(struct vsb_dev *vsb)
 	bool more;
 
 	lockdep_assert_held(&vsb->queue_lock);
-	if (!vsb_running(vsb)) {
-		vsb->pending_kick = true;
+	if (!vsb_running(vsb))
 		return;
-	}
-	vsb->pending_kick = false;
 	mutex_lock(&vsb->lock);
 	vsb->cvq_stats.work_runs++;
 	/* A change from "vdpa dev set", which cannot wait for a run. */

@@ -36,6 +36,13 @@
  *                   userfaultfd is closed, which lets the fault complete.
  *                   Adds "stall get_status_ms=G set_map_ms=S " before the
  *                   usual fields, whose wait starts then.
+ *   --sizes         only report VHOST_VDPA_GET_VRING_SIZE of the CVQ (whose
+ *                   size is set to 64) before and after DRIVER_OK: prints
+ *                   "vring_size before=B after=A" and exits
+ *   --late-enable   the CVQ is not enabled at DRIVER_OK: the commands are
+ *                   made available and kicked, then the device suspended,
+ *                   the CVQ enabled and the device resumed, with no kick
+ *                   after that; the wait for the answer starts at resume
  *   --race-s S      for S seconds, without IOTLB_BATCH (so that every
  *                   IOTLB update reaches set_map under the mmap_lock):
  *                   one command at a time, each kicked and waited for,
@@ -79,6 +86,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../tools/vdpactl-batch/lib/compat.h"
+
 #define VSBDRV_NUM 64
 #define VSBDRV_PAGE 4096
 #define VSBDRV_CVQ 2
@@ -109,6 +118,8 @@ struct opts {
 	unsigned long extra_maps;
 	unsigned int stall_ms;
 	unsigned int race_s;
+	bool sizes;
+	bool late_enable;
 	const char *path;
 };
 
@@ -123,6 +134,7 @@ struct drv {
 	int config_fd;
 	int uffd;
 	uint64_t set_map_ms;
+	int size_before;
 };
 
 static void __attribute__((format(printf, 1, 2))) die(const char *fmt, ...)
@@ -273,11 +285,32 @@ static void register_stall(struct drv *d)
 		die("userfaultfd: registering the ack page");
 }
 
+static void enable_cvq(struct drv *d)
+{
+	struct vhost_vring_state state = { .index = VSBDRV_CVQ, .num = 1 };
+
+	xioctl(d, VHOST_VDPA_SET_VRING_ENABLE, &state,
+	       "VHOST_VDPA_SET_VRING_ENABLE");
+}
+
+/* The CVQ's size as the device reports it, -errno if it cannot. */
+static int cvq_size(struct drv *d)
+{
+	struct vhost_vring_state state = { .index = VSBDRV_CVQ };
+
+	if (ioctl(d->fd, VHOST_VDPA_GET_VRING_SIZE, &state))
+		return -errno;
+	return state.num;
+}
+
 static void setup(struct drv *d, const struct opts *o)
 {
 	uint64_t backend = (1ULL << VHOST_BACKEND_F_IOTLB_MSG_V2) |
 			   (1ULL << VHOST_BACKEND_F_IOTLB_BATCH) |
-			   (1ULL << VHOST_BACKEND_F_IOTLB_ASID);
+			   (1ULL << VHOST_BACKEND_F_IOTLB_ASID) |
+			   (1ULL << VHOST_BACKEND_F_SUSPEND) |
+			   (1ULL << VHOST_BACKEND_F_RESUME) |
+			   (1ULL << VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK);
 	uint64_t features, offered;
 	struct vhost_vring_state state = { .index = VSBDRV_CVQ };
 	struct vhost_vring_file file = { .index = VSBDRV_CVQ };
@@ -345,10 +378,16 @@ static void setup(struct drv *d, const struct opts *o)
 		xioctl(d, VHOST_VDPA_SET_CONFIG_CALL, &d->config_fd,
 		       "VHOST_VDPA_SET_CONFIG_CALL");
 	}
-	state.num = 1;
-	xioctl(d, VHOST_VDPA_SET_VRING_ENABLE, &state,
-	       "VHOST_VDPA_SET_VRING_ENABLE");
+	if (o->sizes)
+		d->size_before = cvq_size(d);
+	if (!o->late_enable)
+		enable_cvq(d);
 	add_status(d, VIRTIO_CONFIG_S_DRIVER_OK);
+	if (o->sizes) {
+		printf("vring_size before=%d after=%d\n", d->size_before,
+		       cvq_size(d));
+		exit(0);
+	}
 }
 
 /*
@@ -499,6 +538,16 @@ static void stall(struct drv *d, const struct opts *o)
 	pthread_join(end_tid, NULL);
 }
 
+/* Enable the CVQ while the device is suspended, then resume it. */
+static void late_enable(struct drv *d)
+{
+	/* Let the kick reach the device while the queue is still off. */
+	usleep(100 * 1000);
+	xioctl(d, VHOST_VDPA_SUSPEND, NULL, "VHOST_VDPA_SUSPEND");
+	enable_cvq(d);
+	xioctl(d, VHOST_VDPA_RESUME, NULL, "VHOST_VDPA_RESUME");
+}
+
 struct race {
 	struct drv *d;
 	volatile bool stop;
@@ -642,6 +691,10 @@ int main(int argc, char **argv)
 			o.idle_ms = strtoul(argv[++a], NULL, 0);
 		else if (a + 1 < argc && !strcmp(opt, "--wait-ms"))
 			o.wait_ms = strtoul(argv[++a], NULL, 0);
+		else if (!strcmp(opt, "--sizes"))
+			o.sizes = true;
+		else if (!strcmp(opt, "--late-enable"))
+			o.late_enable = true;
 		else if (a + 1 < argc && !strcmp(opt, "--race-s"))
 			o.race_s = strtoul(argv[++a], NULL, 0);
 		else if (a + 1 < argc && !strcmp(opt, "--stall-ms"))
@@ -659,7 +712,8 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 			"Usage: vsbdrv [--config-call] [--used-ro] [--bad-head] [--switch-asid]\n"
 			"  [--cmds N] [--idle-ms MS] [--wait-ms MS] [--extra-maps N]\n"
-			"  [--features HEX] [--stall-ms MS] [--race-s S]\n"
+			"  [--features HEX] [--stall-ms MS] [--race-s S] [--sizes]\n"
+			"  [--late-enable]\n"
 			"  /dev/vhost-vdpa-N\n");
 		return 2;
 	}
@@ -672,6 +726,8 @@ int main(int argc, char **argv)
 		put_cmd(&d, i, PG_CMD, i, (uint8_t)(i + 1),
 			i == 0 && o.bad_head);
 	kick(&d, o.cmds);
+	if (o.late_enable)
+		late_enable(&d);
 	if (o.stall_ms)
 		stall(&d, &o);
 	wait_used(&d, &o, o.cmds, &ans);
