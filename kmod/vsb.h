@@ -6,6 +6,8 @@
 #ifndef VSB_H
 #define VSB_H
 
+#include <linux/if_ether.h>
+#include <linux/if_vlan.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -30,7 +32,7 @@
 #define VSB_MAX_MTU 9000
 #define VSB_DEFAULT_MTU 1500
 /* A frame as the driver hands it over: header, Ethernet, VLAN tag, MTU. */
-#define VSB_FRAME_MAX (VSB_NET_HDR_LEN + 14 + 4 + VSB_MAX_MTU)
+#define VSB_FRAME_MAX (VSB_NET_HDR_LEN + ETH_HLEN + VLAN_HLEN + VSB_MAX_MTU)
 /* Frames moved per data path run, so a busy queue cannot hog the CPU. */
 #define VSB_TX_BUDGET 64
 /*

@@ -237,6 +237,18 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 	return more;
 }
 
+/*
+ * The longest frame the driver may hand over: with VIRTIO_NET_F_MTU it
+ * "MUST NOT transmit packets exceeding mtu" (plus the header, Ethernet and
+ * a VLAN tag); without it, the most the device accepts at all.
+ */
+static u32 vsb_frame_max(const struct vsb_dev *vsb)
+{
+	if (!(vsb->features & BIT_ULL(VIRTIO_NET_F_MTU)))
+		return VSB_FRAME_MAX;
+	return VSB_NET_HDR_LEN + ETH_HLEN + VLAN_HLEN + vsb->mtu;
+}
+
 /* Move frames of queue pair @pair from its transmit to its receive queue. */
 static bool vsb_process_pair(struct vsb_dev *vsb, u16 pair)
 {
@@ -248,7 +260,7 @@ static bool vsb_process_pair(struct vsb_dev *vsb, u16 pair)
 		.tx_chain = &tx->chain,
 		.rx_chain = &rx->chain,
 		.buf = vsb->frame,
-		.buf_len = VSB_FRAME_MAX,
+		.buf_len = vsb_frame_max(vsb),
 		.filter = &vsb->rx_filter,
 		.stats = &stats,
 	};
