@@ -8,8 +8,8 @@
  * that mm (the vhost worker does; the device's work item adopts it).
  * virtio_vdpa maps nothing: its DMA addresses are guest physical addresses
  * (dma-direct on the vDPA device), reached page by page through kmap.
- * A bound mm switches passthrough off, so userspace can never make the
- * device touch physical memory.
+ * Physical access needs both no mm and no map, so userspace can never make
+ * the device touch physical memory.
  *
  * All of it runs in a queue run, under vsb->queue_lock but not vsb->lock:
  * a fault here may wait for the mmap_lock, or for ever.
@@ -221,11 +221,20 @@ static int vsb_mem_xfer(struct vsb_vq *vq, u64 addr, void *buf, u32 len,
 	struct vsb_dev *vsb = vq->vsb;
 	u32 need = write ? VHOST_MAP_WO : VHOST_MAP_RO;
 
-	if (vsb->mm && current->mm != vsb->mm)
-		return -EFAULT;
 	vsb_vq_as(vq);
-	if (!vsb->mm && vq->passthrough)
+	if (!vsb->mm) {
+		/*
+		 * Maps hold user addresses (use_va); without their mm they
+		 * mean nothing, and must never be taken for physical ones.
+		 * vhost_vdpa gives the space back (reset_map) after it
+		 * unbinds the mm, but nothing here may rely on that.
+		 */
+		if (!vq->passthrough)
+			return -EFAULT;
 		return vsb_phys_copy(addr, buf, len, write);
+	}
+	if (current->mm != vsb->mm)
+		return -EFAULT;
 
 	while (len) {
 		const struct vsb_tlb_entry *map = vsb_translate(vq, addr);
@@ -241,10 +250,7 @@ static int vsb_mem_xfer(struct vsb_vq *vq, u64 addr, void *buf, u32 len,
 		room = map->last - addr;
 		chunk = room < len - 1 ? room + 1 : len;
 		host = map->addr + (addr - map->start);
-		if (vsb->mm)
-			ret = vsb_user_copy(host, buf, chunk, write);
-		else
-			ret = vsb_phys_copy(host, buf, chunk, write);
+		ret = vsb_user_copy(host, buf, chunk, write);
 		if (ret)
 			return ret;
 		addr += chunk;

@@ -43,6 +43,10 @@
  *                   made available and kicked, then the device suspended,
  *                   the CVQ enabled and the device resumed, with no kick
  *                   after that; the wait for the answer starts at resume
+ *   --persist-maps MB  only map: with IOTLB_PERSIST, IOVAs [0, MB MiB) to
+ *                   a shared mapping at user address 0x10000000, then
+ *                   close, leaving the device with maps and no mm (what
+ *                   virtio_vdpa then finds); prints "persisted" and exits
  *   --race-s S      for S seconds, without IOTLB_BATCH (so that every
  *                   IOTLB update reaches set_map under the mmap_lock):
  *                   one command at a time, each kicked and waited for,
@@ -119,6 +123,7 @@ struct opts {
 	unsigned int stall_ms;
 	unsigned int race_s;
 	bool sizes;
+	unsigned long persist_mb;
 	bool late_enable;
 	const char *path;
 };
@@ -285,6 +290,43 @@ static void register_stall(struct drv *d)
 		die("userfaultfd: registering the ack page");
 }
 
+/* Where --persist-maps maps: a user address that is also a guest PA. */
+#define VSBDRV_PERSIST_UADDR 0x10000000UL
+
+/* --persist-maps: maps left behind for the next driver; exits. */
+static void __attribute__((noreturn))
+persist_maps(struct drv *d, const struct opts *o)
+{
+	uint64_t size = (uint64_t)o->persist_mb << 20;
+	uint64_t backend;
+	void *p;
+	int memfd;
+
+	xioctl(d, VHOST_GET_BACKEND_FEATURES, &backend,
+	       "VHOST_GET_BACKEND_FEATURES");
+	if (!(backend & (1ULL << VHOST_BACKEND_F_IOTLB_PERSIST))) {
+		errno = EOPNOTSUPP;
+		die("IOTLB_PERSIST");
+	}
+	backend &= (1ULL << VHOST_BACKEND_F_IOTLB_MSG_V2) |
+		   (1ULL << VHOST_BACKEND_F_IOTLB_PERSIST);
+	xioctl(d, VHOST_SET_BACKEND_FEATURES, &backend,
+	       "VHOST_SET_BACKEND_FEATURES");
+	/* Sparse: nothing is touched, so it costs no memory. */
+	memfd = memfd_create("vsbdrv-persist", MFD_CLOEXEC);
+	if (memfd < 0 || ftruncate(memfd, size))
+		die("memfd");
+	p = mmap((void *)VSBDRV_PERSIST_UADDR, size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_FIXED_NOREPLACE, memfd, 0);
+	if (p == MAP_FAILED)
+		die("mmap at 0x%lx", VSBDRV_PERSIST_UADDR);
+	iotlb_msg(d, 0, VHOST_IOTLB_UPDATE, 0, size, (uintptr_t)p,
+		  VHOST_ACCESS_RW);
+	close(d->fd);
+	printf("persisted\n");
+	exit(0);
+}
+
 static void enable_cvq(struct drv *d)
 {
 	struct vhost_vring_state state = { .index = VSBDRV_CVQ, .num = 1 };
@@ -321,6 +363,8 @@ static void setup(struct drv *d, const struct opts *o)
 	if (d->fd < 0)
 		die("open %s", o->path);
 	xioctl(d, VHOST_SET_OWNER, NULL, "VHOST_SET_OWNER");
+	if (o->persist_mb)
+		persist_maps(d, o);
 	xioctl(d, VHOST_GET_BACKEND_FEATURES, &offered,
 	       "VHOST_GET_BACKEND_FEATURES");
 	backend &= offered;
@@ -691,6 +735,8 @@ int main(int argc, char **argv)
 			o.idle_ms = strtoul(argv[++a], NULL, 0);
 		else if (a + 1 < argc && !strcmp(opt, "--wait-ms"))
 			o.wait_ms = strtoul(argv[++a], NULL, 0);
+		else if (a + 1 < argc && !strcmp(opt, "--persist-maps"))
+			o.persist_mb = strtoul(argv[++a], NULL, 0);
 		else if (!strcmp(opt, "--sizes"))
 			o.sizes = true;
 		else if (!strcmp(opt, "--late-enable"))
@@ -713,7 +759,7 @@ int main(int argc, char **argv)
 			"Usage: vsbdrv [--config-call] [--used-ro] [--bad-head] [--switch-asid]\n"
 			"  [--cmds N] [--idle-ms MS] [--wait-ms MS] [--extra-maps N]\n"
 			"  [--features HEX] [--stall-ms MS] [--race-s S] [--sizes]\n"
-			"  [--late-enable]\n"
+			"  [--late-enable] [--persist-maps MB]\n"
 			"  /dev/vhost-vdpa-N\n");
 		return 2;
 	}
