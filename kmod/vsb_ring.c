@@ -2,12 +2,10 @@
 /*
  * Device side of a split virtqueue (virtio 1.x, "Split Virtqueues").
  *
- * Layout, all little-endian (VERSION_1 is required, so there is no legacy
- * byte order):
- *   descriptor table  num x { le64 addr; le32 len; le16 flags; le16 next }
- *   avail ring        le16 flags, le16 idx, le16 ring[num], le16 used_event
- *   used ring         le16 flags, le16 idx, { le32 id; le32 len }[num],
- *                     le16 avail_event
+ * The layout is <linux/virtio_ring.h>'s: a table of num struct vring_desc,
+ * then struct vring_avail and struct vring_used, each followed by the
+ * event index of the other side. All of it is little-endian: VERSION_1 is
+ * required, so there is no legacy byte order.
  *
  * A chain that fails validation after its head was taken is reported with
  * chain->head set, so the caller can still complete it before it puts the
@@ -17,16 +15,10 @@
 
 #include "vsb_ring.h"
 
-struct vsb_desc {
-	__le64 addr;
-	__le32 len;
-	__le16 flags;
-	__le16 next;
-};
-
-#define VSB_DESC_SIZE 16
-#define VSB_AVAIL_RING_OFF 4
-#define VSB_USED_RING_OFF 4
+#define VSB_AVAIL_IDX_OFF offsetof(struct vring_avail, idx)
+#define VSB_AVAIL_RING_OFF offsetof(struct vring_avail, ring)
+#define VSB_USED_IDX_OFF offsetof(struct vring_used, idx)
+#define VSB_USED_RING_OFF offsetof(struct vring_used, ring)
 
 static int vsb_ring_fail(struct vsb_ring *ring, enum vsb_fault fault)
 {
@@ -42,7 +34,20 @@ static u64 vsb_avail_size(u16 num)
 
 static u64 vsb_used_size(u16 num)
 {
-	return VSB_USED_RING_OFF + 8ULL * num + 2;
+	return VSB_USED_RING_OFF + sizeof(struct vring_used_elem) * num + 2;
+}
+
+/* Descriptor @i of the table at @table, the ring's or an indirect one. */
+static u64 vsb_desc_addr(u64 table, u32 i)
+{
+	return table + (u64)i * sizeof(struct vring_desc);
+}
+
+/* Used ring entry @pos; entry num is where avail_event lives. */
+static u64 vsb_used_elem_addr(const struct vsb_ring *ring, u32 pos)
+{
+	return ring->used + VSB_USED_RING_OFF +
+	       (u64)pos * sizeof(struct vring_used_elem);
 }
 
 static bool vsb_range_ok(u64 addr, u64 len)
@@ -70,7 +75,7 @@ enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
 		ring->fault = VSB_FAULT_RING_CONFIG;
 	else if ((desc & 15) || (avail & 1) || (used & 3))
 		ring->fault = VSB_FAULT_RING_CONFIG;
-	else if (!vsb_range_ok(desc, (u64)num * VSB_DESC_SIZE) ||
+	else if (!vsb_range_ok(desc, (u64)num * sizeof(struct vring_desc)) ||
 		 !vsb_range_ok(avail, vsb_avail_size(num)) ||
 		 !vsb_range_ok(used, vsb_used_size(num)))
 		ring->fault = VSB_FAULT_RING_CONFIG;
@@ -158,7 +163,8 @@ static enum vsb_fault vsb_indirect_check(const struct vsb_ring *ring, u64 addr,
 		return VSB_FAULT_INDIRECT_NESTED;
 	if (flags & VRING_DESC_F_NEXT)
 		return VSB_FAULT_INDIRECT_NEXT;
-	if (!len || len % VSB_DESC_SIZE || len / VSB_DESC_SIZE > ring->num)
+	if (!len || len % sizeof(struct vring_desc) ||
+	    len / sizeof(struct vring_desc) > ring->num)
 		return VSB_FAULT_INDIRECT_LEN;
 	if (!vsb_range_ok(addr, len))
 		return VSB_FAULT_ADDR_WRAP;
@@ -180,11 +186,11 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 	u32 i = chain->head;
 	bool seen_writable = false;
 	/* pair[1] is the entry after pair[0], read along with it. */
-	struct vsb_desc pair[2];
+	struct vring_desc pair[2];
 	u32 pair_next = U32_MAX;
 
 	for (;;) {
-		struct vsb_desc desc;
+		struct vring_desc desc;
 		u16 flags;
 		u64 addr;
 		u32 len;
@@ -197,16 +203,15 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 			/* Chains are mostly consecutive: read two at once. */
 			u32 n = i + 1 < table_num ? 2 : 1;
 
-			if (vsb_mem_read(&ring->mem,
-					 table + (u64)i * VSB_DESC_SIZE, pair,
-					 n * VSB_DESC_SIZE))
+			if (vsb_mem_read(&ring->mem, vsb_desc_addr(table, i),
+					 pair, n * sizeof(*pair)))
 				return vsb_ring_fail(ring, table_fault);
 			desc = pair[0];
 			pair_next = n == 2 ? i + 1 : U32_MAX;
 		}
-		flags = le16_to_cpu(desc.flags);
-		addr = le64_to_cpu(desc.addr);
-		len = le32_to_cpu(desc.len);
+		flags = __virtio16_to_cpu(true, desc.flags);
+		addr = __virtio64_to_cpu(true, desc.addr);
+		len = __virtio32_to_cpu(true, desc.len);
 
 		if (flags & VRING_DESC_F_INDIRECT) {
 			enum vsb_fault fault;
@@ -217,7 +222,7 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 				return vsb_ring_fail(ring, fault);
 			/* The spec makes the device ignore F_WRITE here. */
 			table = addr;
-			table_num = len / VSB_DESC_SIZE;
+			table_num = len / sizeof(struct vring_desc);
 			table_fault = VSB_FAULT_BUFFER_ACCESS;
 			in_indirect = true;
 			pair_next = U32_MAX;
@@ -231,7 +236,7 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 			return -EIO;
 		if (!(flags & VRING_DESC_F_NEXT))
 			return 0;
-		i = le16_to_cpu(desc.next);
+		i = __virtio16_to_cpu(true, desc.next);
 		if (i >= table_num)
 			return vsb_ring_fail(ring, VSB_FAULT_NEXT_RANGE);
 	}
@@ -252,7 +257,8 @@ static int vsb_ring_fetch_heads(struct vsb_ring *ring)
 	if (ring->avail_idx == ring->last_avail) {
 		u16 idx;
 
-		if (vsb_ring_read16(ring, ring->avail + 2, &idx))
+		if (vsb_ring_read16(ring, ring->avail + VSB_AVAIL_IDX_OFF,
+				    &idx))
 			return -EIO;
 		if (idx == ring->last_avail)
 			return 0;
@@ -326,9 +332,9 @@ static int vsb_ring_flush_used(struct vsb_ring *ring)
 		u16 n = min((u16)(ring->nr_staged - done),
 			    (u16)(ring->num - pos));
 
-		if (vsb_mem_write(&ring->mem,
-				  ring->used + VSB_USED_RING_OFF + 8ULL * pos,
-				  ring->staged + done, 8 * n))
+		if (vsb_mem_write(&ring->mem, vsb_used_elem_addr(ring, pos),
+				  ring->staged + done,
+				  n * sizeof(*ring->staged)))
 			return vsb_ring_fail(ring, VSB_FAULT_RING_ACCESS);
 		done += n;
 	}
@@ -345,13 +351,13 @@ static int vsb_ring_flush_used(struct vsb_ring *ring)
  */
 int vsb_ring_push(struct vsb_ring *ring, u16 head, u32 len)
 {
-	struct vsb_used_elem *elem;
+	struct vring_used_elem *elem;
 
 	if (ring->nr_staged == VSB_RING_BATCH && vsb_ring_flush_used(ring))
 		return -EIO;
 	elem = &ring->staged[ring->nr_staged++];
-	elem->id = cpu_to_le32(head);
-	elem->len = cpu_to_le32(len);
+	elem->id = __cpu_to_virtio32(true, head);
+	elem->len = __cpu_to_virtio32(true, len);
 	ring->used_idx++;
 	return 0;
 }
@@ -375,7 +381,8 @@ int vsb_ring_publish(struct vsb_ring *ring)
 		return -EIO;
 	/* Used entries must be visible before the index that covers them. */
 	vsb_wmb();
-	if (vsb_ring_write16(ring, ring->used + 2, ring->used_idx))
+	if (vsb_ring_write16(ring, ring->used + VSB_USED_IDX_OFF,
+			     ring->used_idx))
 		return -EIO;
 	ring->used_published = ring->used_idx;
 	return 0;
@@ -429,13 +436,12 @@ int vsb_ring_enable_kicks(struct vsb_ring *ring)
 	if (ring->fault)
 		return -EIO;
 	if (ring->event_idx &&
-	    vsb_ring_write16(ring,
-			     ring->used + VSB_USED_RING_OFF + 8ULL * ring->num,
+	    vsb_ring_write16(ring, vsb_used_elem_addr(ring, ring->num),
 			     ring->last_avail))
 		return -EIO;
 	/* Publish avail_event before looking at avail idx again. */
 	vsb_mb();
-	if (vsb_ring_read16(ring, ring->avail + 2, &avail_idx))
+	if (vsb_ring_read16(ring, ring->avail + VSB_AVAIL_IDX_OFF, &avail_idx))
 		return -EIO;
 	return avail_idx != ring->last_avail;
 }

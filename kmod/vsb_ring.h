@@ -17,11 +17,6 @@
  */
 #define VSB_RING_BATCH 32
 
-struct vsb_used_elem {
-	__le32 id;
-	__le32 len;
-};
-
 /* One guest buffer: a device address range. */
 struct vsb_seg {
 	u64 addr;
@@ -64,7 +59,7 @@ struct vsb_ring {
 	u16 used_published;
 	/* Used entries [used_idx - nr_staged, used_idx), not yet written. */
 	u16 nr_staged;
-	struct vsb_used_elem staged[VSB_RING_BATCH];
+	struct vring_used_elem staged[VSB_RING_BATCH];
 	/* EVENT_IDX: used idx at the last notification decision. */
 	u16 signalled_used;
 	bool signalled_used_valid;

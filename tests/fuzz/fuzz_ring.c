@@ -74,7 +74,7 @@ struct ring_fuzz {
 	u64 done;
 	/* Used entries the device wrote so far, and all pushed ones. */
 	u64 flushed;
-	struct vsb_used_elem shadow[SHADOW];
+	struct vring_used_elem shadow[SHADOW];
 	/* This round, the used ring refused a write: nothing completes. */
 	bool used_write_failed;
 	u8 copy[COPY_MAX];
@@ -431,7 +431,7 @@ static void check_used_writes(struct ring_fuzz *f, bool published)
 /* Push (or give back) a chain; false if the used ring refused it. */
 static bool push(struct ring_fuzz *f, u16 head, u32 len, bool returned)
 {
-	struct vsb_used_elem *e = &f->shadow[f->done % SHADOW];
+	struct vring_used_elem *e = &f->shadow[f->done % SHADOW];
 	u16 before = f->ring.used_idx;
 
 	fmw_clear_log(&f->fm);

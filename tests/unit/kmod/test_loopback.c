@@ -24,8 +24,8 @@
 #define RX_FILL 0xee /* receive buffers before the device writes */
 #define MAX_OFFERED 16
 
-static const u8 dev_mac[VSB_ETH_ALEN] = { 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0x01 };
-static const u8 src_mac[VSB_ETH_ALEN] = { 0x02, 0x99, 0x99, 0x99, 0x99, 0x99 };
+static const u8 dev_mac[ETH_ALEN] = { 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0x01 };
+static const u8 src_mac[ETH_ALEN] = { 0x02, 0x99, 0x99, 0x99, 0x99, 0x99 };
 
 /* A receive buffer the driver offered. */
 struct rx_offer {
@@ -110,10 +110,10 @@ static void build_pkt(struct fixture *f, const u8 *dest, u32 len)
 	for (i = 0; i < len; i++)
 		f->pkt[i] = (u8)(i * 7 + 3);
 	memset(f->pkt, TX_HDR_FILL, len < HDR ? len : HDR);
-	if (len >= HDR + VSB_ETH_ALEN)
-		memcpy(f->pkt + HDR, dest, VSB_ETH_ALEN);
-	if (len >= HDR + 2 * VSB_ETH_ALEN)
-		memcpy(f->pkt + HDR + VSB_ETH_ALEN, src_mac, VSB_ETH_ALEN);
+	if (len >= HDR + ETH_ALEN)
+		memcpy(f->pkt + HDR, dest, ETH_ALEN);
+	if (len >= HDR + 2 * ETH_ALEN)
+		memcpy(f->pkt + HDR + ETH_ALEN, src_mac, ETH_ALEN);
 	f->pkt_len = len;
 }
 
@@ -162,7 +162,7 @@ static u16 send_tagged(struct fixture *f, const u8 *dest, u16 vid, u32 len)
 
 	assert_true(len >= HDR + 16);
 	build_pkt(f, dest, len);
-	tag = f->pkt + HDR + 2 * VSB_ETH_ALEN;
+	tag = f->pkt + HDR + 2 * ETH_ALEN;
 	tag[0] = 0x81;
 	tag[1] = 0x00;
 	tag[2] = vid >> 8;
@@ -294,7 +294,7 @@ static void frame_in_any_descriptor_split_looped_back(void **state)
 
 static void broadcast_and_multicast_pass(void **state)
 {
-	static const u8 dests[][VSB_ETH_ALEN] = {
+	static const u8 dests[][ETH_ALEN] = {
 		{ 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
 		{ 0x01, 0x00, 0x5e, 0x00, 0x00, 0xfb },
 		{ 0x33, 0x33, 0x00, 0x00, 0x00, 0x01 },
@@ -317,7 +317,7 @@ static void broadcast_and_multicast_pass(void **state)
 
 static void other_unicast_dropped(void **state)
 {
-	static const u8 dests[][VSB_ETH_ALEN] = {
+	static const u8 dests[][ETH_ALEN] = {
 		{ 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0x02 },
 		{ 0x00, 0xaa, 0xbb, 0xcc, 0xdd, 0x01 },
 		{ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 },
@@ -386,7 +386,7 @@ static void rx_buffer_too_small_rx_error(void **state)
 
 static void tx_shorter_than_header_and_mac_tx_error(void **state)
 {
-	static const u32 lens[] = { HDR + VSB_ETH_ALEN - 1, HDR, 1, 0 };
+	static const u32 lens[] = { HDR + ETH_ALEN - 1, HDR, 1, 0 };
 	struct fixture *f = *state;
 	struct rx_offer *o = offer_rx(f, HDR, FRAME_MAX);
 	unsigned int i;
@@ -402,7 +402,7 @@ static void tx_shorter_than_header_and_mac_tx_error(void **state)
 	fdrv_expect_no_used(&f->rx.drv);
 
 	/* header and a destination address: the shortest frame that goes */
-	send(f, dev_mac, HDR + VSB_ETH_ALEN);
+	send(f, dev_mac, HDR + ETH_ALEN);
 	assert_int_equal(run(f, 16), 1);
 	assert_received(f, o);
 	assert_int_equal(f->stats.tx_errors, 4);
@@ -588,8 +588,9 @@ static void send_and_run(struct fixture *f, const u8 *dst)
 
 static void promisc_passes_foreign_unicast_end_to_end(void **state)
 {
-	static const u8 foreign[VSB_ETH_ALEN] = { 0x02, 0x12, 0x34,
-						  0x56, 0x78, 0x9a };
+	static const u8 foreign[ETH_ALEN] = {
+		0x02, 0x12, 0x34, 0x56, 0x78, 0x9a
+	};
 	static const u8 promisc_on[] = { VIRTIO_NET_CTRL_RX,
 					 VIRTIO_NET_CTRL_RX_PROMISC, 1 };
 	static const u8 promisc_off[] = { VIRTIO_NET_CTRL_RX,
