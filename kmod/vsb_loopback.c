@@ -95,6 +95,9 @@ int vsb_loopback_run(struct vsb_loopback *lb, unsigned int budget)
 	unsigned int done = 0;
 	int ret;
 
+	/* The receive ring is popped only when a frame comes: start it now. */
+	if (vsb_ring_start(lb->rx))
+		return -EIO;
 	while (done < budget) {
 		ret = vsb_loopback_one(lb);
 		if (ret < 0)

@@ -17,6 +17,7 @@
 
 #define VSB_AVAIL_IDX_OFF offsetof(struct vring_avail, idx)
 #define VSB_AVAIL_RING_OFF offsetof(struct vring_avail, ring)
+#define VSB_USED_FLAGS_OFF offsetof(struct vring_used, flags)
 #define VSB_USED_IDX_OFF offsetof(struct vring_used, idx)
 #define VSB_USED_RING_OFF offsetof(struct vring_used, ring)
 
@@ -60,11 +61,13 @@ static bool vsb_range_ok(u64 addr, u64 len)
 /*
  * Check the driver's queue size and ring addresses (alignment from the
  * "Virtqueues" section) and start with an empty ring at last_avail.
+ * Guest memory is not touched here: see vsb_ring_start().
  */
 enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
 			      u64 avail, u64 used, u16 last_avail)
 {
 	ring->fault = VSB_FAULT_NONE;
+	ring->started = false;
 	ring->num = num;
 	ring->desc = desc;
 	ring->avail = avail;
@@ -113,6 +116,36 @@ static int vsb_ring_write16(struct vsb_ring *ring, u64 addr, u16 val)
 
 	if (vsb_mem_write(&ring->mem, addr, &raw, sizeof(raw)))
 		return vsb_ring_fail(ring, VSB_FAULT_RING_ACCESS);
+	return 0;
+}
+
+/**
+ * vsb_ring_start - write what the device owes a ring before serving it
+ * @ring: the ring
+ *
+ * The device must keep used->flags at 0 or VRING_USED_F_NO_NOTIFY ("Used
+ * Buffer Notification Suppression"), and a driver without EVENT_IDX should
+ * not kick while it reads NO_NOTIFY there. This device always wants
+ * kicks, so it writes 0 over whatever the memory held, once per
+ * vsb_ring_setup(): on the first pop, publish or kick re-arm, or here for
+ * a ring its caller may not pop for a while (a receive queue no frame has
+ * reached). Not in vsb_ring_setup() itself: the module calls that from
+ * the config path, where guest memory may not be mapped yet and is never
+ * touched. A used ring the device cannot write faults the ring, like any
+ * other ring access.
+ *
+ * Return: 0, or -EIO with ring->fault set.
+ */
+int vsb_ring_start(struct vsb_ring *ring)
+{
+	if (ring->started)
+		return 0;
+	/* Set up with unusable addresses, say: nothing to write to. */
+	if (ring->fault)
+		return -EIO;
+	if (vsb_ring_write16(ring, ring->used + VSB_USED_FLAGS_OFF, 0))
+		return -EIO;
+	ring->started = true;
 	return 0;
 }
 
@@ -301,7 +334,7 @@ int vsb_ring_pop(struct vsb_ring *ring, struct vsb_chain *chain)
 	chain->nr_in = 0;
 	chain->out_len = 0;
 	chain->in_len = 0;
-	if (ring->fault)
+	if (ring->fault || vsb_ring_start(ring))
 		return -EIO;
 
 	if (!ring->nr_heads) {
@@ -377,6 +410,8 @@ int vsb_ring_publish(struct vsb_ring *ring)
 {
 	if (ring->used_idx == ring->used_published)
 		return 0;
+	if (vsb_ring_start(ring))
+		return -EIO;
 	if (ring->nr_staged && vsb_ring_flush_used(ring))
 		return -EIO;
 	/* Used entries must be visible before the index that covers them. */
@@ -433,7 +468,7 @@ int vsb_ring_enable_kicks(struct vsb_ring *ring)
 {
 	u16 avail_idx;
 
-	if (ring->fault)
+	if (ring->fault || vsb_ring_start(ring))
 		return -EIO;
 	if (ring->event_idx &&
 	    vsb_ring_write16(ring, vsb_used_elem_addr(ring, ring->num),

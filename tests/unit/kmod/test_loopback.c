@@ -517,6 +517,41 @@ static void rx_fault_tx_still_completed(void **state)
 	assert_rx_untouched(f, o);
 }
 
+/* Set the receive ring up again, as after a reset, with used->flags. */
+static void restart_rx(struct fixture *f, u16 flags)
+{
+	fdrv_set_used_flags(&f->rx.drv, flags);
+	assert_int_equal(vsb_ring_setup(&f->rx.ring, NUM, f->rx.drv.desc,
+					f->rx.drv.avail, f->rx.drv.used,
+					f->rx.ring.last_avail),
+			 VSB_FAULT_NONE);
+}
+
+/*
+ * The receive ring gets its used->flags on the first run, before any
+ * frame needs it: a driver reading NO_NOTIFY there would stop kicking.
+ */
+static void rx_used_flags_cleared_on_first_run(void **state)
+{
+	struct fixture *f = *state;
+
+	restart_rx(f, 0xffff);
+	assert_int_equal(run(f, 16), 0);
+	assert_int_equal(fdrv_used_flags(&f->rx.drv), 0);
+	fdrv_expect_no_used(&f->rx.drv);
+
+	/* a receive used ring the device cannot write: the rx ring faults */
+	restart_rx(f, 0xffff);
+	fmem_set_perm(f->m, f->rx.drv.used_hdr_rgn, FMEM_RO);
+	send(f, dev_mac, HDR + 60);
+	assert_int_equal(run(f, 16), -EIO);
+	assert_int_equal(f->rx.ring.fault, VSB_FAULT_RING_ACCESS);
+	assert_int_equal(f->tx.ring.fault, VSB_FAULT_NONE);
+	/* nothing was taken from the transmit queue */
+	assert_int_equal(f->tx.ring.last_avail, 0);
+	assert_int_equal(f->stats.tx_packets + f->stats.tx_errors, 0);
+}
+
 /* Negotiate features for both the control queue and the data path. */
 static void negotiate(struct fixture *f, u64 features)
 {
@@ -636,6 +671,7 @@ int main(void)
 		T(bad_tx_descriptor_faults_and_returns_head),
 		T(tx_buffer_unreadable_faults_and_returns_head),
 		T(rx_fault_tx_still_completed),
+		T(rx_used_flags_cleared_on_first_run),
 		T(vlan_not_in_table_dropped_end_to_end),
 		T(promisc_passes_foreign_unicast_end_to_end),
 	};
