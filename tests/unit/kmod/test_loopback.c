@@ -408,20 +408,59 @@ static void tx_shorter_than_header_and_mac_tx_error(void **state)
 	assert_int_equal(f->stats.tx_errors, 4);
 }
 
-static void tx_larger_than_bounce_buffer_tx_error(void **state)
+/*
+ * A frame of buf_len bytes goes; one byte more, in one descriptor or
+ * several, is a transmit error: completed, never read, and nothing of the
+ * bounce buffer past buf_len is touched, whatever room it has.
+ */
+static void assert_buf_len_bounds_tx(struct fixture *f, u32 buf_len)
 {
-	struct fixture *f = *state;
 	struct rx_offer *o = offer_rx(f, HDR, FRAME_MAX + 8);
+	u32 i;
 
-	send(f, dev_mac, BUF_LEN + 1);
+	f->lb.buf_len = buf_len;
+	memset(f->bounce, 0x3c, BUF_LEN);
+	send(f, dev_mac, buf_len + 1);
 	assert_int_equal(run(f, 16), 1);
 	assert_tx_done(f, f->tx_head, f->tx_rgn);
+	assert_int_equal(fmem_reads(f->m, f->tx_rgn), 0);
 	assert_int_equal(f->stats.tx_errors, 1);
+	assert_int_equal(f->stats.tx_packets, 0);
+	assert_int_equal(f->stats.tx_bytes, 0);
+	assert_rx_untouched(f, o);
+	fdrv_expect_no_used(&f->rx.drv);
+
+	send_split(f, dev_mac, buf_len + 1, SPLIT(HDR, 20, buf_len - HDR - 19));
+	assert_int_equal(run(f, 16), 1);
+	assert_tx_done(f, f->tx_head, f->tx_rgn);
+	assert_int_equal(f->stats.tx_errors, 2);
 	assert_rx_untouched(f, o);
 
-	send(f, dev_mac, BUF_LEN);
+	send(f, dev_mac, buf_len);
 	assert_int_equal(run(f, 16), 1);
+	assert_tx_done(f, f->tx_head, f->tx_rgn);
 	assert_received(f, o);
+	assert_int_equal(f->stats.tx_errors, 2);
+	assert_int_equal(f->stats.tx_packets, 1);
+	assert_int_equal(f->stats.tx_bytes, buf_len - HDR);
+	assert_int_equal(f->stats.rx_packets, 1);
+	for (i = buf_len; i < BUF_LEN; i++)
+		assert_int_equal(f->bounce[i], 0x3c);
+}
+
+static void tx_larger_than_bounce_buffer_tx_error(void **state)
+{
+	assert_buf_len_bounds_tx(*state, BUF_LEN);
+}
+
+/*
+ * With VIRTIO_NET_F_MTU the module bounds frames by the MTU it offered:
+ * buf_len is the header, the Ethernet header, a VLAN tag and the MTU, here
+ * the smallest MTU there is (IPv4's 68).
+ */
+static void tx_larger_than_mtu_buf_len_tx_error(void **state)
+{
+	assert_buf_len_bounds_tx(*state, HDR + ETH_HLEN + 4 + 68);
 }
 
 static void budget_respected(void **state)
@@ -667,6 +706,7 @@ int main(void)
 		T(rx_buffer_too_small_rx_error),
 		T(tx_shorter_than_header_and_mac_tx_error),
 		T(tx_larger_than_bounce_buffer_tx_error),
+		T(tx_larger_than_mtu_buf_len_tx_error),
 		T(budget_respected),
 		T(bad_tx_descriptor_faults_and_returns_head),
 		T(tx_buffer_unreadable_faults_and_returns_head),
