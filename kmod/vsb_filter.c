@@ -50,8 +50,9 @@ static void vsb_copy_table(struct vsb_mac_table *dst,
  * @ctrl: the control state
  * @changed: VSB_CTRL_CHANGED_* of what changed since the last update
  *
- * Only what changed is copied: a MAC_ADDR_SET costs 6 bytes, not the 1.3 KB
- * of tables (string copies are slow where they are emulated, as in TCG).
+ * Only what changed is copied: a MAC_ADDR_SET copies the address, not the
+ * MAC and VLAN tables, which are far larger, and string copies are slow
+ * where the CPU is emulated.
  */
 void vsb_rx_filter_update(struct vsb_rx_filter *filter,
 			  const struct vsb_net_ctrl *ctrl, u32 changed)
