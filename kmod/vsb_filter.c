@@ -12,36 +12,27 @@
 
 #include "vsb_filter.h"
 
-#define VSB_ETH_HLEN 14
-#define VSB_ETH_P_8021Q 0x8100
-
+/* Table entries are packed 6 bytes apart: most are not 2-byte aligned. */
 static bool vsb_in_table(const struct vsb_mac_table *table, const u8 *addr)
 {
 	u32 i;
 
 	for (i = 0; i < table->count; i++)
-		if (!memcmp(table->addr[i], addr, VSB_ETH_ALEN))
+		if (ether_addr_equal_unaligned(table->addr[i], addr))
 			return true;
 	return false;
-}
-
-static bool vsb_is_broadcast(const u8 *addr)
-{
-	static const u8 bcast[VSB_ETH_ALEN] = { 0xff, 0xff, 0xff,
-						0xff, 0xff, 0xff };
-
-	return !memcmp(addr, bcast, VSB_ETH_ALEN);
 }
 
 static bool vsb_vlan_accepts(const struct vsb_rx_filter *filter,
 			     const u8 *frame, u32 len)
 {
+	const struct ethhdr *eth = (const struct ethhdr *)frame;
 	u16 vid;
 
-	if (len < VSB_ETH_HLEN + 2 ||
-	    (frame[12] << 8 | frame[13]) != VSB_ETH_P_8021Q)
+	if (len < ETH_HLEN + 2 ||
+	    get_unaligned_be16(&eth->h_proto) != ETH_P_8021Q)
 		return true;
-	vid = (frame[14] << 8 | frame[15]) & (VSB_VLAN_IDS - 1);
+	vid = get_unaligned_be16(frame + ETH_HLEN) & (VSB_VLAN_IDS - 1);
 	return filter->vlans[vid / 64] & BIT_ULL(vid % 64);
 }
 
@@ -50,7 +41,7 @@ static void vsb_copy_table(struct vsb_mac_table *dst,
 {
 	dst->count = src->count;
 	dst->overflow = src->overflow;
-	memcpy(dst->addr, src->addr, src->count * VSB_ETH_ALEN);
+	memcpy(dst->addr, src->addr, src->count * ETH_ALEN);
 }
 
 /**
@@ -59,14 +50,15 @@ static void vsb_copy_table(struct vsb_mac_table *dst,
  * @ctrl: the control state
  * @changed: VSB_CTRL_CHANGED_* of what changed since the last update
  *
- * Only what changed is copied: a MAC_ADDR_SET costs 6 bytes, not the 1.3 KB
- * of tables (string copies are slow where they are emulated, as in TCG).
+ * Only what changed is copied: a MAC_ADDR_SET copies the address, not the
+ * MAC and VLAN tables, which are far larger, and string copies are slow
+ * where the CPU is emulated.
  */
 void vsb_rx_filter_update(struct vsb_rx_filter *filter,
 			  const struct vsb_net_ctrl *ctrl, u32 changed)
 {
 	if (changed & VSB_CTRL_CHANGED_MAC)
-		memcpy(filter->mac, ctrl->mac, VSB_ETH_ALEN);
+		memcpy(filter->mac, ctrl->mac, ETH_ALEN);
 	if (changed & VSB_CTRL_CHANGED_RX_MODES) {
 		filter->promisc = ctrl->promisc;
 		filter->allmulti = ctrl->allmulti;
@@ -100,22 +92,24 @@ void vsb_rx_filter_build(struct vsb_rx_filter *filter,
 /**
  * vsb_rx_filter_accepts - whether the driver receives a frame
  * @filter: the filter in force
- * @frame: the Ethernet frame (no virtio-net header)
+ * @frame: the Ethernet frame (no virtio-net header), 2-byte aligned as
+ *	is_broadcast_ether_addr() needs
  * @len: its length, at least the 6 bytes of the destination
  */
 bool vsb_rx_filter_accepts(const struct vsb_rx_filter *filter, const u8 *frame,
 			   u32 len)
 {
 	const u8 *dest = frame;
-	bool multicast = dest[0] & 1;
+	bool multicast = is_multicast_ether_addr(dest);
 
 	if (!filter->ctrl_rx)
-		return multicast || !memcmp(dest, filter->mac, VSB_ETH_ALEN);
+		return multicast ||
+		       ether_addr_equal_unaligned(dest, filter->mac);
 	if (filter->promisc)
 		return true;
 	if (filter->ctrl_vlan && !vsb_vlan_accepts(filter, frame, len))
 		return false;
-	if (vsb_is_broadcast(dest))
+	if (is_broadcast_ether_addr(dest))
 		return !filter->nobcast;
 	if (multicast) {
 		if (filter->nomulti)
@@ -126,6 +120,6 @@ bool vsb_rx_filter_accepts(const struct vsb_rx_filter *filter, const u8 *frame,
 	if (filter->nouni)
 		return false;
 	return filter->alluni || filter->uni.overflow ||
-	       !memcmp(dest, filter->mac, VSB_ETH_ALEN) ||
+	       ether_addr_equal_unaligned(dest, filter->mac) ||
 	       vsb_in_table(&filter->uni, dest);
 }

@@ -22,7 +22,7 @@ struct vsb_rx_filter {
 	bool nomulti;
 	bool nouni;
 	bool nobcast;
-	u8 mac[VSB_ETH_ALEN];
+	u8 mac[ETH_ALEN];
 	struct vsb_mac_table uni;
 	struct vsb_mac_table multi;
 	u64 vlans[VSB_VLAN_IDS / 64];

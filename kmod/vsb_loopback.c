@@ -41,7 +41,6 @@ static int vsb_loopback_deliver(struct vsb_loopback *lb, u32 len)
 static int vsb_loopback_one(struct vsb_loopback *lb)
 {
 	struct vsb_chain *txc = lb->tx_chain;
-	__le16 *num_buffers;
 	u32 len;
 	int ret;
 
@@ -51,7 +50,7 @@ static int vsb_loopback_one(struct vsb_loopback *lb)
 		return ret;
 	}
 	len = txc->out_len;
-	if (len < VSB_NET_HDR_LEN + VSB_ETH_ALEN || len > lb->buf_len) {
+	if (len < VSB_NET_HDR_LEN + ETH_ALEN || len > lb->buf_len) {
 		lb->stats->tx_errors++;
 		return vsb_ring_push(lb->tx, txc->head, 0) ?: 1;
 	}
@@ -76,8 +75,8 @@ static int vsb_loopback_one(struct vsb_loopback *lb)
 	 * for num_buffers, which is 1 without MRG_RXBUF.
 	 */
 	memset(lb->buf, 0, VSB_NET_HDR_LEN);
-	num_buffers = (__le16 *)(lb->buf + 10);
-	*num_buffers = cpu_to_le16(1);
+	put_unaligned_le16(1, lb->buf + offsetof(struct virtio_net_hdr_v1,
+						 num_buffers));
 	ret = vsb_loopback_deliver(lb, len);
 	return ret ?: 1;
 }
@@ -96,6 +95,9 @@ int vsb_loopback_run(struct vsb_loopback *lb, unsigned int budget)
 	unsigned int done = 0;
 	int ret;
 
+	/* The receive ring is popped only when a frame comes: start it now. */
+	if (vsb_ring_start(lb->rx))
+		return -EIO;
 	while (done < budget) {
 		ret = vsb_loopback_one(lb);
 		if (ret < 0)

@@ -21,7 +21,7 @@ struct vsb_loopback_stats {
 	u64 rx_drops; /* refused by the receive filter */
 	u64 tx_packets;
 	u64 tx_bytes;
-	u64 tx_errors; /* shorter than a header, or too large */
+	u64 tx_errors; /* shorter than header and MAC, or over buf_len */
 	u64 tx_drops;
 };
 
@@ -30,7 +30,12 @@ struct vsb_loopback {
 	struct vsb_ring *rx;
 	struct vsb_chain *tx_chain;
 	struct vsb_chain *rx_chain;
-	u8 *buf; /* one frame with its header */
+	u8 *buf; /* one frame with its header: buf_len bytes of room */
+	/*
+	 * The longest frame the device takes, header included: with
+	 * VIRTIO_NET_F_MTU, the header, an Ethernet header, a VLAN tag and
+	 * the MTU offered. A longer one is a transmit error, not truncated.
+	 */
 	u32 buf_len;
 	const struct vsb_rx_filter *filter;
 	struct vsb_loopback_stats *stats;

@@ -6,17 +6,23 @@
  *
  * Kernel-free code includes only this header. In the module it maps to the
  * kernel's own headers; on the host tests/unit/kmod/vsb_host.h provides the
- * same names (fixed-width types, little-endian helpers, barriers, errno).
+ * same names (fixed-width types, byte-order and unaligned-access helpers,
+ * Ethernet address tests, barriers, errno).
  */
 #ifndef VSB_PORT_H
 #define VSB_PORT_H
 
 #ifdef __KERNEL__
 #include <linux/errno.h>
+#include <linux/etherdevice.h>
+#include <linux/if_ether.h>
 #include <linux/kernel.h>
 #include <linux/overflow.h>
+#include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <linux/unaligned.h>
+#include <linux/virtio_byteorder.h>
 #include <asm/barrier.h>
 #include <asm/byteorder.h>
 #include <uapi/linux/virtio_net.h>

@@ -2,12 +2,10 @@
 /*
  * Device side of a split virtqueue (virtio 1.x, "Split Virtqueues").
  *
- * Layout, all little-endian (VERSION_1 is required, so there is no legacy
- * byte order):
- *   descriptor table  num x { le64 addr; le32 len; le16 flags; le16 next }
- *   avail ring        le16 flags, le16 idx, le16 ring[num], le16 used_event
- *   used ring         le16 flags, le16 idx, { le32 id; le32 len }[num],
- *                     le16 avail_event
+ * The layout is <linux/virtio_ring.h>'s: a table of num struct vring_desc,
+ * then struct vring_avail and struct vring_used, each followed by the
+ * event index of the other side. All of it is little-endian: VERSION_1 is
+ * required, so there is no legacy byte order.
  *
  * A chain that fails validation after its head was taken is reported with
  * chain->head set, so the caller can still complete it before it puts the
@@ -17,16 +15,11 @@
 
 #include "vsb_ring.h"
 
-struct vsb_desc {
-	__le64 addr;
-	__le32 len;
-	__le16 flags;
-	__le16 next;
-};
-
-#define VSB_DESC_SIZE 16
-#define VSB_AVAIL_RING_OFF 4
-#define VSB_USED_RING_OFF 4
+#define VSB_AVAIL_IDX_OFF offsetof(struct vring_avail, idx)
+#define VSB_AVAIL_RING_OFF offsetof(struct vring_avail, ring)
+#define VSB_USED_FLAGS_OFF offsetof(struct vring_used, flags)
+#define VSB_USED_IDX_OFF offsetof(struct vring_used, idx)
+#define VSB_USED_RING_OFF offsetof(struct vring_used, ring)
 
 static int vsb_ring_fail(struct vsb_ring *ring, enum vsb_fault fault)
 {
@@ -42,7 +35,20 @@ static u64 vsb_avail_size(u16 num)
 
 static u64 vsb_used_size(u16 num)
 {
-	return VSB_USED_RING_OFF + 8ULL * num + 2;
+	return VSB_USED_RING_OFF + sizeof(struct vring_used_elem) * num + 2;
+}
+
+/* Descriptor @i of the table at @table, the ring's or an indirect one. */
+static u64 vsb_desc_addr(u64 table, u32 i)
+{
+	return table + (u64)i * sizeof(struct vring_desc);
+}
+
+/* Used ring entry @pos; entry num is where avail_event lives. */
+static u64 vsb_used_elem_addr(const struct vsb_ring *ring, u32 pos)
+{
+	return ring->used + VSB_USED_RING_OFF +
+	       (u64)pos * sizeof(struct vring_used_elem);
 }
 
 static bool vsb_range_ok(u64 addr, u64 len)
@@ -55,11 +61,13 @@ static bool vsb_range_ok(u64 addr, u64 len)
 /*
  * Check the driver's queue size and ring addresses (alignment from the
  * "Virtqueues" section) and start with an empty ring at last_avail.
+ * Guest memory is not touched here: see vsb_ring_start().
  */
 enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
 			      u64 avail, u64 used, u16 last_avail)
 {
 	ring->fault = VSB_FAULT_NONE;
+	ring->started = false;
 	ring->num = num;
 	ring->desc = desc;
 	ring->avail = avail;
@@ -70,7 +78,7 @@ enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
 		ring->fault = VSB_FAULT_RING_CONFIG;
 	else if ((desc & 15) || (avail & 1) || (used & 3))
 		ring->fault = VSB_FAULT_RING_CONFIG;
-	else if (!vsb_range_ok(desc, (u64)num * VSB_DESC_SIZE) ||
+	else if (!vsb_range_ok(desc, (u64)num * sizeof(struct vring_desc)) ||
 		 !vsb_range_ok(avail, vsb_avail_size(num)) ||
 		 !vsb_range_ok(used, vsb_used_size(num)))
 		ring->fault = VSB_FAULT_RING_CONFIG;
@@ -108,6 +116,36 @@ static int vsb_ring_write16(struct vsb_ring *ring, u64 addr, u16 val)
 
 	if (vsb_mem_write(&ring->mem, addr, &raw, sizeof(raw)))
 		return vsb_ring_fail(ring, VSB_FAULT_RING_ACCESS);
+	return 0;
+}
+
+/**
+ * vsb_ring_start - write what the device owes a ring before serving it
+ * @ring: the ring
+ *
+ * The device must keep used->flags at 0 or VRING_USED_F_NO_NOTIFY ("Used
+ * Buffer Notification Suppression"), and a driver without EVENT_IDX should
+ * not kick while it reads NO_NOTIFY there. This device always wants
+ * kicks, so it writes 0 over whatever the memory held, once per
+ * vsb_ring_setup(): on the first pop, publish or kick re-arm, or here for
+ * a ring its caller may not pop for a while (a receive queue no frame has
+ * reached). Not in vsb_ring_setup() itself: the module calls that from
+ * the config path, where guest memory may not be mapped yet and is never
+ * touched. A used ring the device cannot write faults the ring, like any
+ * other ring access.
+ *
+ * Return: 0, or -EIO with ring->fault set.
+ */
+int vsb_ring_start(struct vsb_ring *ring)
+{
+	if (ring->started)
+		return 0;
+	/* Set up with unusable addresses, say: nothing to write to. */
+	if (ring->fault)
+		return -EIO;
+	if (vsb_ring_write16(ring, ring->used + VSB_USED_FLAGS_OFF, 0))
+		return -EIO;
+	ring->started = true;
 	return 0;
 }
 
@@ -158,7 +196,8 @@ static enum vsb_fault vsb_indirect_check(const struct vsb_ring *ring, u64 addr,
 		return VSB_FAULT_INDIRECT_NESTED;
 	if (flags & VRING_DESC_F_NEXT)
 		return VSB_FAULT_INDIRECT_NEXT;
-	if (!len || len % VSB_DESC_SIZE || len / VSB_DESC_SIZE > ring->num)
+	if (!len || len % sizeof(struct vring_desc) ||
+	    len / sizeof(struct vring_desc) > ring->num)
 		return VSB_FAULT_INDIRECT_LEN;
 	if (!vsb_range_ok(addr, len))
 		return VSB_FAULT_ADDR_WRAP;
@@ -180,11 +219,11 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 	u32 i = chain->head;
 	bool seen_writable = false;
 	/* pair[1] is the entry after pair[0], read along with it. */
-	struct vsb_desc pair[2];
+	struct vring_desc pair[2];
 	u32 pair_next = U32_MAX;
 
 	for (;;) {
-		struct vsb_desc desc;
+		struct vring_desc desc;
 		u16 flags;
 		u64 addr;
 		u32 len;
@@ -197,16 +236,15 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 			/* Chains are mostly consecutive: read two at once. */
 			u32 n = i + 1 < table_num ? 2 : 1;
 
-			if (vsb_mem_read(&ring->mem,
-					 table + (u64)i * VSB_DESC_SIZE, pair,
-					 n * VSB_DESC_SIZE))
+			if (vsb_mem_read(&ring->mem, vsb_desc_addr(table, i),
+					 pair, n * sizeof(*pair)))
 				return vsb_ring_fail(ring, table_fault);
 			desc = pair[0];
 			pair_next = n == 2 ? i + 1 : U32_MAX;
 		}
-		flags = le16_to_cpu(desc.flags);
-		addr = le64_to_cpu(desc.addr);
-		len = le32_to_cpu(desc.len);
+		flags = __virtio16_to_cpu(true, desc.flags);
+		addr = __virtio64_to_cpu(true, desc.addr);
+		len = __virtio32_to_cpu(true, desc.len);
 
 		if (flags & VRING_DESC_F_INDIRECT) {
 			enum vsb_fault fault;
@@ -217,7 +255,7 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 				return vsb_ring_fail(ring, fault);
 			/* The spec makes the device ignore F_WRITE here. */
 			table = addr;
-			table_num = len / VSB_DESC_SIZE;
+			table_num = len / sizeof(struct vring_desc);
 			table_fault = VSB_FAULT_BUFFER_ACCESS;
 			in_indirect = true;
 			pair_next = U32_MAX;
@@ -231,7 +269,7 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 			return -EIO;
 		if (!(flags & VRING_DESC_F_NEXT))
 			return 0;
-		i = le16_to_cpu(desc.next);
+		i = __virtio16_to_cpu(true, desc.next);
 		if (i >= table_num)
 			return vsb_ring_fail(ring, VSB_FAULT_NEXT_RANGE);
 	}
@@ -252,7 +290,8 @@ static int vsb_ring_fetch_heads(struct vsb_ring *ring)
 	if (ring->avail_idx == ring->last_avail) {
 		u16 idx;
 
-		if (vsb_ring_read16(ring, ring->avail + 2, &idx))
+		if (vsb_ring_read16(ring, ring->avail + VSB_AVAIL_IDX_OFF,
+				    &idx))
 			return -EIO;
 		if (idx == ring->last_avail)
 			return 0;
@@ -295,7 +334,7 @@ int vsb_ring_pop(struct vsb_ring *ring, struct vsb_chain *chain)
 	chain->nr_in = 0;
 	chain->out_len = 0;
 	chain->in_len = 0;
-	if (ring->fault)
+	if (ring->fault || vsb_ring_start(ring))
 		return -EIO;
 
 	if (!ring->nr_heads) {
@@ -326,9 +365,9 @@ static int vsb_ring_flush_used(struct vsb_ring *ring)
 		u16 n = min((u16)(ring->nr_staged - done),
 			    (u16)(ring->num - pos));
 
-		if (vsb_mem_write(&ring->mem,
-				  ring->used + VSB_USED_RING_OFF + 8ULL * pos,
-				  ring->staged + done, 8 * n))
+		if (vsb_mem_write(&ring->mem, vsb_used_elem_addr(ring, pos),
+				  ring->staged + done,
+				  n * sizeof(*ring->staged)))
 			return vsb_ring_fail(ring, VSB_FAULT_RING_ACCESS);
 		done += n;
 	}
@@ -345,13 +384,13 @@ static int vsb_ring_flush_used(struct vsb_ring *ring)
  */
 int vsb_ring_push(struct vsb_ring *ring, u16 head, u32 len)
 {
-	struct vsb_used_elem *elem;
+	struct vring_used_elem *elem;
 
 	if (ring->nr_staged == VSB_RING_BATCH && vsb_ring_flush_used(ring))
 		return -EIO;
 	elem = &ring->staged[ring->nr_staged++];
-	elem->id = cpu_to_le32(head);
-	elem->len = cpu_to_le32(len);
+	elem->id = __cpu_to_virtio32(true, head);
+	elem->len = __cpu_to_virtio32(true, len);
 	ring->used_idx++;
 	return 0;
 }
@@ -371,11 +410,14 @@ int vsb_ring_publish(struct vsb_ring *ring)
 {
 	if (ring->used_idx == ring->used_published)
 		return 0;
+	if (vsb_ring_start(ring))
+		return -EIO;
 	if (ring->nr_staged && vsb_ring_flush_used(ring))
 		return -EIO;
 	/* Used entries must be visible before the index that covers them. */
 	vsb_wmb();
-	if (vsb_ring_write16(ring, ring->used + 2, ring->used_idx))
+	if (vsb_ring_write16(ring, ring->used + VSB_USED_IDX_OFF,
+			     ring->used_idx))
 		return -EIO;
 	ring->used_published = ring->used_idx;
 	return 0;
@@ -426,16 +468,15 @@ int vsb_ring_enable_kicks(struct vsb_ring *ring)
 {
 	u16 avail_idx;
 
-	if (ring->fault)
+	if (ring->fault || vsb_ring_start(ring))
 		return -EIO;
 	if (ring->event_idx &&
-	    vsb_ring_write16(ring,
-			     ring->used + VSB_USED_RING_OFF + 8ULL * ring->num,
+	    vsb_ring_write16(ring, vsb_used_elem_addr(ring, ring->num),
 			     ring->last_avail))
 		return -EIO;
 	/* Publish avail_event before looking at avail idx again. */
 	vsb_mb();
-	if (vsb_ring_read16(ring, ring->avail + 2, &avail_idx))
+	if (vsb_ring_read16(ring, ring->avail + VSB_AVAIL_IDX_OFF, &avail_idx))
 		return -EIO;
 	return avail_idx != ring->last_avail;
 }

@@ -17,11 +17,6 @@
  */
 #define VSB_RING_BATCH 32
 
-struct vsb_used_elem {
-	__le32 id;
-	__le32 len;
-};
-
 /* One guest buffer: a device address range. */
 struct vsb_seg {
 	u64 addr;
@@ -52,6 +47,8 @@ struct vsb_ring {
 	u16 num;
 	bool event_idx;
 	bool indirect;
+	/* used->flags written since setup: see vsb_ring_start(). */
+	bool started;
 	/* Next avail ring entry to take. */
 	u16 last_avail;
 	/* The driver's avail idx as last read. */
@@ -64,7 +61,7 @@ struct vsb_ring {
 	u16 used_published;
 	/* Used entries [used_idx - nr_staged, used_idx), not yet written. */
 	u16 nr_staged;
-	struct vsb_used_elem staged[VSB_RING_BATCH];
+	struct vring_used_elem staged[VSB_RING_BATCH];
 	/* EVENT_IDX: used idx at the last notification decision. */
 	u16 signalled_used;
 	bool signalled_used_valid;
@@ -74,6 +71,7 @@ struct vsb_ring {
 enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
 			      u64 avail, u64 used, u16 last_avail);
 void vsb_ring_set_base(struct vsb_ring *ring, u16 last_avail);
+int vsb_ring_start(struct vsb_ring *ring);
 int vsb_ring_pop(struct vsb_ring *ring, struct vsb_chain *chain);
 
 /* Whether chains the driver announced at the last look are left to take. */

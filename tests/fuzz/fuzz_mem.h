@@ -4,7 +4,8 @@
  * space and IOTLB-like map, seen by the code under test through a wrapper
  * that
  *   - logs what the device writes, so a target can check that each call
- *     wrote only where and what it may (a pop writes nothing at all);
+ *     wrote only where and what it may (a pop writes nothing but, once
+ *     per ring start, used->flags);
  *   - plays a driver racing the device: fuzzed writes land in guest
  *     memory between two device accesses, as they can from another CPU.
  */

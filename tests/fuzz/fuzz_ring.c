@@ -74,9 +74,11 @@ struct ring_fuzz {
 	u64 done;
 	/* Used entries the device wrote so far, and all pushed ones. */
 	u64 flushed;
-	struct vsb_used_elem shadow[SHADOW];
+	struct vring_used_elem shadow[SHADOW];
 	/* This round, the used ring refused a write: nothing completes. */
 	bool used_write_failed;
+	/* The device has written used->flags since setup. */
+	bool started;
 	u8 copy[COPY_MAX];
 };
 
@@ -428,10 +430,32 @@ static void check_used_writes(struct ring_fuzz *f, bool published)
 		f->flushed = start;
 }
 
+/*
+ * The first pop, publish or kick re-arm after setup first writes 0 to
+ * used->flags, and no call after a successful one does: check that write
+ * and take it out of the log, so the call's own checks see the rest.
+ */
+static void take_start_write(struct ring_fuzz *f)
+{
+	struct fuzz_mem *fm = &f->fm;
+	const struct fmw_write *w = &fm->log[0];
+	unsigned int logged;
+
+	if (!fm->nr_writes || w->addr != f->ring.used || w->len != 2)
+		return;
+	FUZZ_CHECK(!f->started, "used->flags written again");
+	FUZZ_CHECK(!w->bytes[0] && !w->bytes[1], "used->flags %#x written",
+		   w->bytes[0] | w->bytes[1] << 8);
+	f->started = !w->ret;
+	logged = fm->nr_writes < FMW_LOG ? fm->nr_writes : FMW_LOG;
+	memmove(fm->log, fm->log + 1, (logged - 1) * sizeof(*fm->log));
+	fm->nr_writes--;
+}
+
 /* Push (or give back) a chain; false if the used ring refused it. */
 static bool push(struct ring_fuzz *f, u16 head, u32 len, bool returned)
 {
-	struct vsb_used_elem *e = &f->shadow[f->done % SHADOW];
+	struct vring_used_elem *e = &f->shadow[f->done % SHADOW];
 	u16 before = f->ring.used_idx;
 
 	fmw_clear_log(&f->fm);
@@ -458,11 +482,13 @@ static bool push(struct ring_fuzz *f, u16 head, u32 len, bool returned)
 static void publish(struct ring_fuzz *f)
 {
 	unsigned int fired = f->fm.races_fired;
-
 	bool wrote;
+	int ret;
 
 	fmw_clear_log(&f->fm);
-	if (vsb_ring_publish(&f->ring)) {
+	ret = vsb_ring_publish(&f->ring);
+	take_start_write(f);
+	if (ret) {
 		FUZZ_CHECK(f->ring.fault, "publish failed without a fault");
 		check_used_writes(f, false);
 		f->used_write_failed = true;
@@ -490,7 +516,10 @@ static int enable_kicks(struct ring_fuzz *f)
 
 	fmw_clear_log(&f->fm);
 	ret = vsb_ring_enable_kicks(&f->ring);
+	take_start_write(f);
 	FUZZ_CHECK(ret >= -EIO && ret <= 1, "enable_kicks: %d", ret);
+	FUZZ_CHECK(ret < 0 || f->started,
+		   "kicks re-armed before used->flags was written");
 	FUZZ_CHECK(f->fm.nr_writes <= f->ring.event_idx,
 		   "enable_kicks wrote %u times", f->fm.nr_writes);
 	if (f->fm.nr_writes) {
@@ -513,8 +542,11 @@ static int pop(struct ring_fuzz *f)
 
 	fmw_clear_log(&f->fm);
 	ret = vsb_ring_pop(&f->ring, &f->chain);
-	FUZZ_CHECK(!f->fm.nr_writes, "pop wrote guest memory");
+	take_start_write(f);
+	FUZZ_CHECK(!f->fm.nr_writes, "pop wrote more than used->flags");
 	FUZZ_CHECK(ret == 1 || ret == 0 || ret == -EIO, "pop: %d", ret);
+	FUZZ_CHECK(ret < 0 || f->started,
+		   "ring served before used->flags was written");
 	FUZZ_CHECK((ret < 0) == (f->ring.fault != VSB_FAULT_NONE),
 		   "pop %d with fault %s", ret, vsb_fault_name(f->ring.fault));
 	if (ret == 1 || (ret < 0 && f->chain.head != U16_MAX)) {

@@ -58,9 +58,12 @@ void fdrv_init(struct fdrv *d, struct fmem *m, u16 num, u16 start_idx)
 	d->avail_idx = start_idx;
 	d->last_used = start_idx;
 	put16(m, d->avail + AVAIL_IDX, start_idx);
-	/* Poison the used ring (elements and avail_event) but for idx. */
+	/*
+	 * Poison the used ring (flags, elements and avail_event) but for
+	 * idx: the device must write what the driver reads of it.
+	 */
 	memset(fmem_ptr(m, d->used, used_size), 0xef, used_size);
-	put16(m, d->used + USED_FLAGS, 0);
+	put16(m, d->used + USED_FLAGS, FDRV_POISON16);
 	put16(m, d->used + USED_IDX, start_idx);
 	put16(m, d->used + USED_RING + 8 * num, FDRV_POISON16);
 }
@@ -159,6 +162,11 @@ void fdrv_set_avail_flags(struct fdrv *d, u16 flags)
 	put16(d->m, d->avail + AVAIL_FLAGS, flags);
 }
 
+void fdrv_set_used_flags(struct fdrv *d, u16 flags)
+{
+	put16(d->m, d->used + USED_FLAGS, flags);
+}
+
 void fdrv_set_used_event(struct fdrv *d, u16 val)
 {
 	put16(d->m, d->avail + AVAIL_RING + 2 * d->num, val);
@@ -234,6 +242,7 @@ void tq_init(struct tq *q, struct fmem *m, u16 num, u16 start, bool event_idx,
 	assert_int_equal(vsb_ring_setup(&q->ring, num, q->drv.desc,
 					q->drv.avail, q->drv.used, start),
 			 VSB_FAULT_NONE);
+	assert_int_equal(vsb_ring_start(&q->ring), 0);
 	q->chain.segs = calloc(num, sizeof(*q->chain.segs));
 	assert_non_null(q->chain.segs);
 	q->chain.max_segs = num;

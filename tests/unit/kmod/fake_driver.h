@@ -17,7 +17,10 @@
 #include "vsb_ring.h"
 #include "fake_mem.h"
 
-/* avail_event at start: the device writes it only with EVENT_IDX. */
+/*
+ * used->flags and avail_event at start: the device writes the first when
+ * a ring starts, the second only with EVENT_IDX.
+ */
 #define FDRV_POISON16 0xbeef
 
 /* One buffer for fdrv_add_chain(): readable unless write is set. */
@@ -81,6 +84,8 @@ u16 fdrv_add_indirect(struct fdrv *d, const struct fbuf *bufs, unsigned int n);
 void fdrv_make_avail(struct fdrv *d, u16 head);
 void fdrv_set_avail_idx(struct fdrv *d, u16 idx);
 void fdrv_set_avail_flags(struct fdrv *d, u16 flags);
+/* A driver's garbage in the device's used->flags. */
+void fdrv_set_used_flags(struct fdrv *d, u16 flags);
 void fdrv_set_used_event(struct fdrv *d, u16 val);
 
 u16 fdrv_used_idx(struct fdrv *d);
@@ -112,8 +117,9 @@ struct tq {
 
 /*
  * Lay out a queue of num entries starting at index start, set the device
- * ring up on it (which must succeed); chain.segs gets exactly num entries,
- * on the heap, so the sanitizer sees any write past them.
+ * ring up on it and start it, as the module's first run does (both must
+ * succeed); chain.segs gets exactly num entries, on the heap, so the
+ * sanitizer sees any write past them.
  */
 void tq_init(struct tq *q, struct fmem *m, u16 num, u16 start, bool event_idx,
 	     bool indirect);

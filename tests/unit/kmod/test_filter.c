@@ -86,11 +86,11 @@ static void build_state(struct vsb_net_ctrl *s, const struct filter_case *c)
 
 	vsb_net_ctrl_reset(s, own, 1, c->features);
 	s->uni.count = 2;
-	memcpy(s->uni.addr[0], uni_t, VSB_ETH_ALEN);
-	memcpy(s->uni.addr[1], mc_in_uni, VSB_ETH_ALEN);
+	memcpy(s->uni.addr[0], uni_t, ETH_ALEN);
+	memcpy(s->uni.addr[1], mc_in_uni, ETH_ALEN);
 	s->multi.count = 2;
-	memcpy(s->multi.addr[0], uni_in_mc, VSB_ETH_ALEN);
-	memcpy(s->multi.addr[1], mc_t, VSB_ETH_ALEN);
+	memcpy(s->multi.addr[0], uni_in_mc, ETH_ALEN);
+	memcpy(s->multi.addr[1], mc_t, ETH_ALEN);
 	if (!(c->state & S_NO_VLANS))
 		for (i = 0; i < ARRAY_SIZE(vids); i++)
 			s->vlans[vids[i] / 64] |= 1ULL << (vids[i] % 64);
@@ -114,10 +114,10 @@ static void build_state(struct vsb_net_ctrl *s, const struct filter_case *c)
 static u8 *build_frame(const struct filter_case *c, u32 *len)
 {
 	u8 full[FRAME_LEN], *frame;
-	u32 i, at = 2 * VSB_ETH_ALEN;
+	u32 i, at = 2 * ETH_ALEN;
 
-	memcpy(full, c->dest, VSB_ETH_ALEN);
-	memcpy(full + VSB_ETH_ALEN, src, VSB_ETH_ALEN);
+	memcpy(full, c->dest, ETH_ALEN);
+	memcpy(full + ETH_ALEN, src, ETH_ALEN);
 	if (c->tag) {
 		u16 tpid = c->tpid ?: ETH_P_8021Q;
 
@@ -132,7 +132,7 @@ static u8 *build_frame(const struct filter_case *c, u32 *len)
 	for (i = at; i < FRAME_LEN; i++)
 		full[i] = i;
 	*len = c->len ?: FRAME_LEN;
-	assert_true(*len >= VSB_ETH_ALEN && *len <= FRAME_LEN);
+	assert_true(*len >= ETH_ALEN && *len <= FRAME_LEN);
 	frame = malloc(*len);
 	assert_non_null(frame);
 	memcpy(frame, full, *len);
@@ -404,14 +404,13 @@ static bool filter_equal(const struct vsb_rx_filter *a,
 	for (i = 0; i < ARRAY_SIZE(ta); i++)
 		if (ta[i]->count != tb[i]->count ||
 		    ta[i]->overflow != tb[i]->overflow ||
-		    memcmp(ta[i]->addr, tb[i]->addr,
-			   ta[i]->count * VSB_ETH_ALEN))
+		    memcmp(ta[i]->addr, tb[i]->addr, ta[i]->count * ETH_ALEN))
 			return false;
 	return a->ctrl_rx == b->ctrl_rx && a->ctrl_vlan == b->ctrl_vlan &&
 	       a->promisc == b->promisc && a->allmulti == b->allmulti &&
 	       a->alluni == b->alluni && a->nomulti == b->nomulti &&
 	       a->nouni == b->nouni && a->nobcast == b->nobcast &&
-	       !memcmp(a->mac, b->mac, VSB_ETH_ALEN) &&
+	       !memcmp(a->mac, b->mac, ETH_ALEN) &&
 	       !memcmp(a->vlans, b->vlans, sizeof(a->vlans));
 }
 
@@ -435,7 +434,7 @@ static void filter_update_copies_only_what_changed(void **state)
 	(void)state;
 	build_state(&old, &base);
 	new = old;
-	memcpy(new.mac, src, VSB_ETH_ALEN);
+	memcpy(new.mac, src, ETH_ALEN);
 	new.promisc = true;
 	new.nobcast = true;
 	new.uni.count = 1;
@@ -445,7 +444,7 @@ static void filter_update_copies_only_what_changed(void **state)
 	for (i = 0; i < ARRAY_SIZE(parts); i++) {
 		mix = old;
 		if (parts[i] & VSB_CTRL_CHANGED_MAC)
-			memcpy(mix.mac, new.mac, VSB_ETH_ALEN);
+			memcpy(mix.mac, new.mac, ETH_ALEN);
 		if (parts[i] & VSB_CTRL_CHANGED_RX_MODES) {
 			mix.promisc = new.promisc;
 			mix.nobcast = new.nobcast;

@@ -24,8 +24,8 @@
 #define RX_FILL 0xee /* receive buffers before the device writes */
 #define MAX_OFFERED 16
 
-static const u8 dev_mac[VSB_ETH_ALEN] = { 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0x01 };
-static const u8 src_mac[VSB_ETH_ALEN] = { 0x02, 0x99, 0x99, 0x99, 0x99, 0x99 };
+static const u8 dev_mac[ETH_ALEN] = { 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0x01 };
+static const u8 src_mac[ETH_ALEN] = { 0x02, 0x99, 0x99, 0x99, 0x99, 0x99 };
 
 /* A receive buffer the driver offered. */
 struct rx_offer {
@@ -110,10 +110,10 @@ static void build_pkt(struct fixture *f, const u8 *dest, u32 len)
 	for (i = 0; i < len; i++)
 		f->pkt[i] = (u8)(i * 7 + 3);
 	memset(f->pkt, TX_HDR_FILL, len < HDR ? len : HDR);
-	if (len >= HDR + VSB_ETH_ALEN)
-		memcpy(f->pkt + HDR, dest, VSB_ETH_ALEN);
-	if (len >= HDR + 2 * VSB_ETH_ALEN)
-		memcpy(f->pkt + HDR + VSB_ETH_ALEN, src_mac, VSB_ETH_ALEN);
+	if (len >= HDR + ETH_ALEN)
+		memcpy(f->pkt + HDR, dest, ETH_ALEN);
+	if (len >= HDR + 2 * ETH_ALEN)
+		memcpy(f->pkt + HDR + ETH_ALEN, src_mac, ETH_ALEN);
 	f->pkt_len = len;
 }
 
@@ -162,7 +162,7 @@ static u16 send_tagged(struct fixture *f, const u8 *dest, u16 vid, u32 len)
 
 	assert_true(len >= HDR + 16);
 	build_pkt(f, dest, len);
-	tag = f->pkt + HDR + 2 * VSB_ETH_ALEN;
+	tag = f->pkt + HDR + 2 * ETH_ALEN;
 	tag[0] = 0x81;
 	tag[1] = 0x00;
 	tag[2] = vid >> 8;
@@ -294,7 +294,7 @@ static void frame_in_any_descriptor_split_looped_back(void **state)
 
 static void broadcast_and_multicast_pass(void **state)
 {
-	static const u8 dests[][VSB_ETH_ALEN] = {
+	static const u8 dests[][ETH_ALEN] = {
 		{ 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
 		{ 0x01, 0x00, 0x5e, 0x00, 0x00, 0xfb },
 		{ 0x33, 0x33, 0x00, 0x00, 0x00, 0x01 },
@@ -317,7 +317,7 @@ static void broadcast_and_multicast_pass(void **state)
 
 static void other_unicast_dropped(void **state)
 {
-	static const u8 dests[][VSB_ETH_ALEN] = {
+	static const u8 dests[][ETH_ALEN] = {
 		{ 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0x02 },
 		{ 0x00, 0xaa, 0xbb, 0xcc, 0xdd, 0x01 },
 		{ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 },
@@ -386,7 +386,7 @@ static void rx_buffer_too_small_rx_error(void **state)
 
 static void tx_shorter_than_header_and_mac_tx_error(void **state)
 {
-	static const u32 lens[] = { HDR + VSB_ETH_ALEN - 1, HDR, 1, 0 };
+	static const u32 lens[] = { HDR + ETH_ALEN - 1, HDR, 1, 0 };
 	struct fixture *f = *state;
 	struct rx_offer *o = offer_rx(f, HDR, FRAME_MAX);
 	unsigned int i;
@@ -402,26 +402,65 @@ static void tx_shorter_than_header_and_mac_tx_error(void **state)
 	fdrv_expect_no_used(&f->rx.drv);
 
 	/* header and a destination address: the shortest frame that goes */
-	send(f, dev_mac, HDR + VSB_ETH_ALEN);
+	send(f, dev_mac, HDR + ETH_ALEN);
 	assert_int_equal(run(f, 16), 1);
 	assert_received(f, o);
 	assert_int_equal(f->stats.tx_errors, 4);
 }
 
-static void tx_larger_than_bounce_buffer_tx_error(void **state)
+/*
+ * A frame of buf_len bytes goes; one byte more, in one descriptor or
+ * several, is a transmit error: completed, never read, and nothing of the
+ * bounce buffer past buf_len is touched, whatever room it has.
+ */
+static void assert_buf_len_bounds_tx(struct fixture *f, u32 buf_len)
 {
-	struct fixture *f = *state;
 	struct rx_offer *o = offer_rx(f, HDR, FRAME_MAX + 8);
+	u32 i;
 
-	send(f, dev_mac, BUF_LEN + 1);
+	f->lb.buf_len = buf_len;
+	memset(f->bounce, 0x3c, BUF_LEN);
+	send(f, dev_mac, buf_len + 1);
 	assert_int_equal(run(f, 16), 1);
 	assert_tx_done(f, f->tx_head, f->tx_rgn);
+	assert_int_equal(fmem_reads(f->m, f->tx_rgn), 0);
 	assert_int_equal(f->stats.tx_errors, 1);
+	assert_int_equal(f->stats.tx_packets, 0);
+	assert_int_equal(f->stats.tx_bytes, 0);
+	assert_rx_untouched(f, o);
+	fdrv_expect_no_used(&f->rx.drv);
+
+	send_split(f, dev_mac, buf_len + 1, SPLIT(HDR, 20, buf_len - HDR - 19));
+	assert_int_equal(run(f, 16), 1);
+	assert_tx_done(f, f->tx_head, f->tx_rgn);
+	assert_int_equal(f->stats.tx_errors, 2);
 	assert_rx_untouched(f, o);
 
-	send(f, dev_mac, BUF_LEN);
+	send(f, dev_mac, buf_len);
 	assert_int_equal(run(f, 16), 1);
+	assert_tx_done(f, f->tx_head, f->tx_rgn);
 	assert_received(f, o);
+	assert_int_equal(f->stats.tx_errors, 2);
+	assert_int_equal(f->stats.tx_packets, 1);
+	assert_int_equal(f->stats.tx_bytes, buf_len - HDR);
+	assert_int_equal(f->stats.rx_packets, 1);
+	for (i = buf_len; i < BUF_LEN; i++)
+		assert_int_equal(f->bounce[i], 0x3c);
+}
+
+static void tx_larger_than_bounce_buffer_tx_error(void **state)
+{
+	assert_buf_len_bounds_tx(*state, BUF_LEN);
+}
+
+/*
+ * With VIRTIO_NET_F_MTU the module bounds frames by the MTU it offered:
+ * buf_len is the header, the Ethernet header, a VLAN tag and the MTU, here
+ * the smallest MTU there is (IPv4's 68).
+ */
+static void tx_larger_than_mtu_buf_len_tx_error(void **state)
+{
+	assert_buf_len_bounds_tx(*state, HDR + ETH_HLEN + 4 + 68);
 }
 
 static void budget_respected(void **state)
@@ -517,6 +556,41 @@ static void rx_fault_tx_still_completed(void **state)
 	assert_rx_untouched(f, o);
 }
 
+/* Set the receive ring up again, as after a reset, with used->flags. */
+static void restart_rx(struct fixture *f, u16 flags)
+{
+	fdrv_set_used_flags(&f->rx.drv, flags);
+	assert_int_equal(vsb_ring_setup(&f->rx.ring, NUM, f->rx.drv.desc,
+					f->rx.drv.avail, f->rx.drv.used,
+					f->rx.ring.last_avail),
+			 VSB_FAULT_NONE);
+}
+
+/*
+ * The receive ring gets its used->flags on the first run, before any
+ * frame needs it: a driver reading NO_NOTIFY there would stop kicking.
+ */
+static void rx_used_flags_cleared_on_first_run(void **state)
+{
+	struct fixture *f = *state;
+
+	restart_rx(f, 0xffff);
+	assert_int_equal(run(f, 16), 0);
+	assert_int_equal(fdrv_used_flags(&f->rx.drv), 0);
+	fdrv_expect_no_used(&f->rx.drv);
+
+	/* a receive used ring the device cannot write: the rx ring faults */
+	restart_rx(f, 0xffff);
+	fmem_set_perm(f->m, f->rx.drv.used_hdr_rgn, FMEM_RO);
+	send(f, dev_mac, HDR + 60);
+	assert_int_equal(run(f, 16), -EIO);
+	assert_int_equal(f->rx.ring.fault, VSB_FAULT_RING_ACCESS);
+	assert_int_equal(f->tx.ring.fault, VSB_FAULT_NONE);
+	/* nothing was taken from the transmit queue */
+	assert_int_equal(f->tx.ring.last_avail, 0);
+	assert_int_equal(f->stats.tx_packets + f->stats.tx_errors, 0);
+}
+
 /* Negotiate features for both the control queue and the data path. */
 static void negotiate(struct fixture *f, u64 features)
 {
@@ -588,8 +662,9 @@ static void send_and_run(struct fixture *f, const u8 *dst)
 
 static void promisc_passes_foreign_unicast_end_to_end(void **state)
 {
-	static const u8 foreign[VSB_ETH_ALEN] = { 0x02, 0x12, 0x34,
-						  0x56, 0x78, 0x9a };
+	static const u8 foreign[ETH_ALEN] = {
+		0x02, 0x12, 0x34, 0x56, 0x78, 0x9a
+	};
 	static const u8 promisc_on[] = { VIRTIO_NET_CTRL_RX,
 					 VIRTIO_NET_CTRL_RX_PROMISC, 1 };
 	static const u8 promisc_off[] = { VIRTIO_NET_CTRL_RX,
@@ -631,10 +706,12 @@ int main(void)
 		T(rx_buffer_too_small_rx_error),
 		T(tx_shorter_than_header_and_mac_tx_error),
 		T(tx_larger_than_bounce_buffer_tx_error),
+		T(tx_larger_than_mtu_buf_len_tx_error),
 		T(budget_respected),
 		T(bad_tx_descriptor_faults_and_returns_head),
 		T(tx_buffer_unreadable_faults_and_returns_head),
 		T(rx_fault_tx_still_completed),
+		T(rx_used_flags_cleared_on_first_run),
 		T(vlan_not_in_table_dropped_end_to_end),
 		T(promisc_passes_foreign_unicast_end_to_end),
 	};

@@ -787,6 +787,7 @@ static void push_fills_entry_publish_moves_idx(void **state)
 {
 	struct tq *q = queue(state, NUM, 7, false, false);
 
+	fmem_reset_counts(mem(state));
 	assert_int_equal(vsb_ring_push(&q->ring, 5, 1234), 0);
 	assert_int_equal(fdrv_used_idx(&q->drv), 7);
 	assert_int_equal(fmem_writes(mem(state), q->drv.used_hdr_rgn), 0);
@@ -996,6 +997,121 @@ static void first_decision_always_notifies(void **state)
 	assert_true(vsb_ring_need_notify(&q->ring));
 }
 
+/* ---- used->flags at ring start ---- */
+
+/*
+ * Set q's ring up again over the same rings with garbage in used->flags:
+ * a ring start the device has not served yet, as after a device reset.
+ */
+static void restart_with_flags(void **state, struct tq *q, u16 flags)
+{
+	fdrv_set_used_flags(&q->drv, flags);
+	assert_int_equal(vsb_ring_setup(&q->ring, q->drv.num, q->drv.desc,
+					q->drv.avail, q->drv.used,
+					q->ring.last_avail),
+			 VSB_FAULT_NONE);
+	/* setup itself leaves guest memory alone */
+	assert_int_equal(fdrv_used_flags(&q->drv), flags);
+	fmem_reset_counts(mem(state));
+}
+
+/* The first pop clears them, even with nothing to take; once per start. */
+static void used_flags_cleared_by_first_pop(void **state)
+{
+	struct tq *q = queue(state, NUM, 0, false, false);
+
+	restart_with_flags(state, q, 0xffff);
+	assert_int_equal(tq_pop(q), 0);
+	assert_int_equal(fdrv_used_flags(&q->drv), 0);
+	assert_int_equal(fmem_writes(mem(state), q->drv.used_hdr_rgn), 1);
+
+	/* later pops leave them alone, whatever the driver put there */
+	fdrv_set_used_flags(&q->drv, 0xffff);
+	fdrv_add_chain(&q->drv, FBUFS(RD(0x1000, 4)));
+	assert_int_equal(tq_pop(q), 1);
+	assert_int_equal(tq_pop(q), 0);
+	assert_int_equal(fmem_writes(mem(state), q->drv.used_hdr_rgn), 1);
+	assert_int_equal(fdrv_used_flags(&q->drv), 0xffff);
+
+	/* a new start writes them again */
+	restart_with_flags(state, q, VRING_USED_F_NO_NOTIFY);
+	assert_int_equal(tq_pop(q), 0);
+	assert_int_equal(fdrv_used_flags(&q->drv), 0);
+	assert_int_equal(fmem_writes(mem(state), q->drv.used_hdr_rgn), 1);
+}
+
+/* The ring's first services besides pop, each returning 0 here. */
+static int push_publish_one(struct tq *q)
+{
+	assert_int_equal(vsb_ring_push(&q->ring, 3, 0), 0);
+	return vsb_ring_publish(&q->ring);
+}
+
+static int enable_kicks(struct tq *q)
+{
+	return vsb_ring_enable_kicks(&q->ring);
+}
+
+static int start(struct tq *q)
+{
+	return vsb_ring_start(&q->ring);
+}
+
+/* Whichever serves the ring first clears them, once per start. */
+static void used_flags_cleared_by_whichever_serves_first(void **state)
+{
+	static int (*const first[])(struct tq * q) = { push_publish_one,
+						       enable_kicks, start };
+	struct tq *q = queue(state, NUM, 0, true, false);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(first); i++) {
+		restart_with_flags(state, q, 0xffff);
+		assert_int_equal(first[i](q), 0);
+		assert_int_equal(fdrv_used_flags(&q->drv), 0);
+
+		fdrv_set_used_flags(&q->drv, 0xffff);
+		assert_int_equal(first[i](q), 0);
+		assert_int_equal(tq_pop(q), 0);
+		assert_int_equal(fdrv_used_flags(&q->drv), 0xffff);
+	}
+}
+
+/*
+ * A used ring the device cannot write at start is a ring fault, before
+ * anything is taken from the avail ring: no chain is owed a used entry.
+ */
+static void used_flags_read_only_is_ring_fault(void **state)
+{
+	struct tq *q = queue(state, NUM, 0, false, false);
+
+	fdrv_add_chain(&q->drv, FBUFS(RD(0x1000, 4)));
+	restart_with_flags(state, q, 0xffff);
+	fmem_set_perm(mem(state), q->drv.used_hdr_rgn, FMEM_RO);
+	tq_pop_fails(q, VSB_FAULT_RING_ACCESS);
+	assert_int_equal(q->chain.head, U16_MAX);
+	assert_int_equal(q->ring.last_avail, 0);
+	assert_int_equal(fmem_reads(mem(state), q->drv.avail_rgn), 0);
+	assert_int_equal(fdrv_used_flags(&q->drv), 0xffff);
+	/* and it sticks, for every entry point */
+	assert_int_equal(vsb_ring_enable_kicks(&q->ring), -EIO);
+	assert_int_equal(vsb_ring_start(&q->ring), -EIO);
+
+	/* the same through the other entry points */
+	restart_with_flags(state, q, 0xffff);
+	assert_int_equal(vsb_ring_enable_kicks(&q->ring), -EIO);
+	assert_int_equal(q->ring.fault, VSB_FAULT_RING_ACCESS);
+	restart_with_flags(state, q, 0xffff);
+	assert_int_equal(vsb_ring_push(&q->ring, 0, 0), 0);
+	assert_int_equal(vsb_ring_publish(&q->ring), -EIO);
+	assert_int_equal(q->ring.fault, VSB_FAULT_RING_ACCESS);
+	assert_int_equal(fdrv_used_idx(&q->drv), 0);
+	/* unmapped rather than read-only: the same */
+	fmem_unmap(mem(state), q->drv.used_hdr_rgn);
+	restart_with_flags(state, q, 0xffff);
+	tq_pop_fails(q, VSB_FAULT_RING_ACCESS);
+}
+
 /* ---- available buffer notifications ---- */
 
 static void enable_kicks_without_event_idx_leaves_avail_event(void **state)
@@ -1017,6 +1133,7 @@ static void enable_kicks_with_event_idx_writes_last_avail(void **state)
 	struct tq *q = queue(state, NUM, 300, true, false);
 	unsigned int i;
 
+	fmem_reset_counts(mem(state));
 	for (i = 0; i < 3; i++)
 		fdrv_add_chain(&q->drv, FBUFS(RD(0x1000, 4)));
 	assert_int_equal(tq_pop(q), 1);
@@ -1279,6 +1396,9 @@ int main(void)
 		T(failed_walk_head_returned_with_len_0),
 		T(fault_is_sticky_until_setup),
 		T(push_fills_entry_publish_moves_idx),
+		T(used_flags_cleared_by_first_pop),
+		T(used_flags_cleared_by_whichever_serves_first),
+		T(used_flags_read_only_is_ring_fault),
 		T(pushes_then_one_publish_write_idx_once),
 		T(many_pushes_one_publish_all_land),
 		T(many_chains_popped_in_order),

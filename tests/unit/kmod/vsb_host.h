@@ -17,11 +17,16 @@
 #include <string.h>
 /* le16toh and friends behind the le*_to_cpu helpers below */
 #include <endian.h>
+/* offsetof: the kernel's <linux/stddef.h> */
+#include <stddef.h>
 /*
  * The system UAPI headers (linux-libc-dev), the same definitions the module
- * gets from uapi/: __le16/__le32/__le64 (<linux/types.h>), VRING_DESC_F_*,
- * VRING_AVAIL_F_NO_INTERRUPT, vring_need_event(), VIRTIO_NET_* constants.
+ * gets from uapi/: __le16/__le32/__le64 (<linux/types.h>), ETH_ALEN,
+ * ETH_HLEN, ETH_P_8021Q, struct vring_desc, struct vring_used_elem,
+ * VRING_DESC_F_*, VRING_AVAIL_F_NO_INTERRUPT, vring_need_event(),
+ * VIRTIO_NET_* constants.
  */
+#include <linux/if_ether.h>
 #include <linux/types.h>
 #include <linux/virtio_net.h>
 #include <linux/virtio_ring.h>
@@ -51,6 +56,62 @@ typedef __u64 u64;
 #define le64_to_cpu(x) ((u64)le64toh(x))
 #define cpu_to_le16(x) ((__le16)htole16(x))
 #define cpu_to_le32(x) ((__le32)htole32(x))
+
+/*
+ * <linux/virtio_byteorder.h>: the __virtio16/32/64 fields of struct
+ * vring_desc and struct vring_used_elem, in the byte order the driver
+ * negotiated (little-endian with VERSION_1).
+ */
+#define __virtio16_to_cpu(little_endian, x) \
+	((u16)((little_endian) ? le16toh(x) : be16toh(x)))
+#define __virtio32_to_cpu(little_endian, x) \
+	((u32)((little_endian) ? le32toh(x) : be32toh(x)))
+#define __virtio64_to_cpu(little_endian, x) \
+	((u64)((little_endian) ? le64toh(x) : be64toh(x)))
+#define __cpu_to_virtio32(little_endian, x) \
+	((__virtio32)((little_endian) ? htole32(x) : htobe32(x)))
+
+/*
+ * <linux/unaligned.h>: byte-order loads and stores at any address, done
+ * bytewise so that they are right whatever the host's byte order.
+ */
+static inline u16 get_unaligned_be16(const void *p)
+{
+	const u8 *b = p;
+
+	return (u16)(b[0] << 8 | b[1]);
+}
+
+static inline void put_unaligned_le16(u16 val, void *p)
+{
+	u8 *b = p;
+
+	b[0] = val & 0xff;
+	b[1] = val >> 8;
+}
+
+/*
+ * <linux/etherdevice.h>. The kernel's is_broadcast_ether_addr() loads
+ * 16-bit words, so it wants addr 2-byte aligned; this one loads them too,
+ * so that UBSan reports a caller that breaks the rule.
+ */
+static inline bool is_multicast_ether_addr(const u8 *addr)
+{
+	return addr[0] & 1;
+}
+
+static inline bool is_broadcast_ether_addr(const u8 *addr)
+{
+	const u16 *w = (const u16 *)addr;
+
+	return (w[0] & w[1] & w[2]) == 0xffff;
+}
+
+/* ether_addr_equal_unaligned(): no alignment asked of either address. */
+static inline bool ether_addr_equal_unaligned(const u8 *addr1, const u8 *addr2)
+{
+	return !memcmp(addr1, addr2, ETH_ALEN);
+}
 
 /*
  * <linux/overflow.h>: true if a + b does not fit in *d; *d gets the
