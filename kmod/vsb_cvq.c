@@ -42,21 +42,6 @@ static bool vsb_has(u64 features, unsigned int bit)
 	return features & BIT_ULL(bit);
 }
 
-static u16 vsb_data16(const struct vsb_cvq_cmd *c)
-{
-	return c->data[0] | c->data[1] << 8;
-}
-
-static u64 vsb_data64(const struct vsb_cvq_cmd *c)
-{
-	u64 v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | c->data[i];
-	return v;
-}
-
 /* Read data bytes [off, off + len) of the command from guest memory. */
 static int vsb_cvq_read(const struct vsb_cvq_cmd *c, u32 off, void *buf,
 			u32 len)
@@ -85,13 +70,13 @@ static int vsb_cvq_read_mac_list(const struct vsb_cvq_cmd *c, u64 *off,
 		return -EFAULT;
 	n = le32_to_cpu(raw);
 	/* 64-bit: 4 + 6 * U32_MAX cannot overflow. */
-	end = *off + sizeof(raw) + (u64)n * VSB_ETH_ALEN;
+	end = *off + sizeof(raw) + (u64)n * ETH_ALEN;
 	if (end > c->len)
 		return -EINVAL;
 	table->overflow = n > room;
 	table->count = table->overflow ? 0 : n;
 	if (table->count && vsb_cvq_read(c, *off + sizeof(raw), table->addr,
-					 table->count * VSB_ETH_ALEN))
+					 table->count * ETH_ALEN))
 		return -EFAULT;
 	*off = end;
 	return 0;
@@ -141,7 +126,7 @@ static bool vsb_mac_table_equal(const struct vsb_mac_table *a,
 				const struct vsb_mac_table *b)
 {
 	return a->count == b->count && a->overflow == b->overflow &&
-	       !memcmp(a->addr, b->addr, a->count * VSB_ETH_ALEN);
+	       !memcmp(a->addr, b->addr, a->count * ETH_ALEN);
 }
 
 static u8 vsb_cvq_mac_table(const struct vsb_cvq_cmd *c,
@@ -183,10 +168,10 @@ static u8 vsb_cvq_mac(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 		return vsb_cvq_mac_table(c, ctrl, apply, changed);
 	case VIRTIO_NET_CTRL_MAC_ADDR_SET:
 		if (!vsb_has(c->features, VIRTIO_NET_F_CTRL_MAC_ADDR) ||
-		    c->len != VSB_ETH_ALEN)
+		    c->len != ETH_ALEN)
 			return VIRTIO_NET_ERR;
-		if (apply && memcmp(ctrl->mac, c->data, VSB_ETH_ALEN)) {
-			memcpy(ctrl->mac, c->data, VSB_ETH_ALEN);
+		if (apply && memcmp(ctrl->mac, c->data, ETH_ALEN)) {
+			memcpy(ctrl->mac, c->data, ETH_ALEN);
 			*changed |= VSB_CTRL_CHANGED_MAC;
 		}
 		return VIRTIO_NET_OK;
@@ -206,7 +191,7 @@ static u8 vsb_cvq_vlan(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 	    (c->cmd != VIRTIO_NET_CTRL_VLAN_ADD &&
 	     c->cmd != VIRTIO_NET_CTRL_VLAN_DEL))
 		return VIRTIO_NET_ERR;
-	vid = vsb_data16(c);
+	vid = get_unaligned_le16(c->data);
 	if (vid >= VSB_VLAN_IDS)
 		return VIRTIO_NET_ERR;
 	if (!apply)
@@ -244,7 +229,7 @@ static u8 vsb_cvq_mq(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 	if (c->cmd != VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET ||
 	    !vsb_has(c->features, VIRTIO_NET_F_MQ) || c->len != 2)
 		return VIRTIO_NET_ERR;
-	pairs = vsb_data16(c);
+	pairs = get_unaligned_le16(c->data);
 	if (pairs < VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MIN ||
 	    pairs > VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MAX || pairs > c->max_pairs)
 		return VIRTIO_NET_ERR;
@@ -264,7 +249,7 @@ static u8 vsb_cvq_offloads(const struct vsb_cvq_cmd *c,
 	    !vsb_has(c->features, VIRTIO_NET_F_CTRL_GUEST_OFFLOADS) ||
 	    c->len != 8)
 		return VIRTIO_NET_ERR;
-	offloads = vsb_data64(c);
+	offloads = get_unaligned_le64(c->data);
 	/* Only offloads that were negotiated can be switched on. */
 	if (offloads & ~(c->features & VSB_GUEST_OFFLOADS))
 		return VIRTIO_NET_ERR;
@@ -316,7 +301,7 @@ void vsb_net_ctrl_reset(struct vsb_net_ctrl *ctrl, const u8 *mac, u16 max_pairs,
 			u64 features)
 {
 	memset(ctrl, 0, sizeof(*ctrl));
-	memcpy(ctrl->mac, mac, VSB_ETH_ALEN);
+	memcpy(ctrl->mac, mac, ETH_ALEN);
 	ctrl->promisc = true;
 	ctrl->pairs = 1;
 	ctrl->max_pairs = max_pairs;

@@ -13,7 +13,6 @@
 #include "vsb_port.h"
 #include "vsb_ring.h"
 
-#define VSB_ETH_ALEN 6
 /*
  * MAC filter entries, shared by the unicast and the multicast list as in
  * QEMU's virtio-net: a list that does not fit what the unicast one left
@@ -39,12 +38,12 @@ struct vsb_mac_table {
 	u32 count;
 	/* the driver asked for more than fit: match every address */
 	bool overflow;
-	u8 addr[VSB_MAC_TABLE_ENTRIES][VSB_ETH_ALEN];
+	u8 addr[VSB_MAC_TABLE_ENTRIES][ETH_ALEN];
 };
 
 /* Everything the control queue can change, as the device holds it. */
 struct vsb_net_ctrl {
-	u8 mac[VSB_ETH_ALEN];
+	u8 mac[ETH_ALEN];
 	bool announce_pending;
 	bool promisc;
 	bool allmulti;

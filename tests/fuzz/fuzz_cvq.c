@@ -68,12 +68,12 @@ static bool model_mac_list(const u8 *data, u32 len, u32 *off, u32 room,
 	if (len - *off < 4)
 		return false;
 	n = get_le32(data + *off);
-	if (n * VSB_ETH_ALEN > len - *off - 4)
+	if (n * ETH_ALEN > len - *off - 4)
 		return false;
 	table->overflow = n > room;
 	table->count = table->overflow ? 0 : n;
-	memcpy(table->addr, data + *off + 4, table->count * VSB_ETH_ALEN);
-	*off += 4 + n * VSB_ETH_ALEN;
+	memcpy(table->addr, data + *off + 4, table->count * ETH_ALEN);
+	*off += 4 + n * ETH_ALEN;
 	return true;
 }
 
@@ -84,9 +84,9 @@ static u8 model_mac(struct cvq_fuzz *z, u8 cmd, const u8 *data, u32 len)
 
 	if (cmd == VIRTIO_NET_CTRL_MAC_ADDR_SET) {
 		if (!model_has(z, VIRTIO_NET_F_CTRL_MAC_ADDR) ||
-		    len != VSB_ETH_ALEN)
+		    len != ETH_ALEN)
 			return VIRTIO_NET_ERR;
-		memcpy(w->mac, data, VSB_ETH_ALEN);
+		memcpy(w->mac, data, ETH_ALEN);
 		return VIRTIO_NET_OK;
 	}
 	if (cmd != VIRTIO_NET_CTRL_MAC_TABLE_SET ||
@@ -184,7 +184,7 @@ static bool tables_equal(const struct vsb_mac_table *a,
 			 const struct vsb_mac_table *b)
 {
 	return a->count == b->count && a->overflow == b->overflow &&
-	       !memcmp(a->addr, b->addr, a->count * VSB_ETH_ALEN);
+	       !memcmp(a->addr, b->addr, a->count * ETH_ALEN);
 }
 
 static bool modes_equal(const struct vsb_net_ctrl *a,
@@ -200,7 +200,7 @@ static u32 ctrl_diff(const struct vsb_net_ctrl *a, const struct vsb_net_ctrl *b)
 {
 	u32 diff = 0;
 
-	if (memcmp(a->mac, b->mac, VSB_ETH_ALEN))
+	if (memcmp(a->mac, b->mac, ETH_ALEN))
 		diff |= VSB_CTRL_CHANGED_MAC;
 	if (a->announce_pending != b->announce_pending)
 		diff |= VSB_CTRL_CHANGED_STATUS;
@@ -245,7 +245,7 @@ static void fill_table(struct cvq_fuzz *z, struct vsb_mac_table *t, u32 room)
 	t->overflow = sel & 0x80;
 	t->count = t->overflow ? 0 : sel % (room + 1);
 	for (i = 0; i < t->count; i++)
-		for (j = 0; j < VSB_ETH_ALEN; j++)
+		for (j = 0; j < ETH_ALEN; j++)
 			t->addr[i][j] = x * (i + 1) + j;
 }
 
@@ -255,7 +255,7 @@ static void setup(struct cvq_fuzz *z)
 	struct vsb_net_ctrl *c = &z->f.ctrl;
 	u64 features = fin_u64(&z->in);
 	u16 max_pairs = 1 + fin_below(&z->in, MAX_PAIRS);
-	u8 mac[VSB_ETH_ALEN], modes;
+	u8 mac[ETH_ALEN], modes;
 	unsigned int i, words;
 
 	fin_bytes(&z->in, mac, sizeof(mac));

@@ -64,7 +64,7 @@ static int write_seed(const char *dir, const char *target, const char *name,
 
 static void cvq_device(struct seed *s, u64 features)
 {
-	static const u8 mac[VSB_ETH_ALEN] = { FCVQ_MAC };
+	static const u8 mac[ETH_ALEN] = { FCVQ_MAC };
 
 	s->len = 0;
 	put(s, features, 8);

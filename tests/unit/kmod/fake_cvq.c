@@ -24,7 +24,7 @@ void fcvq_fini(struct fcvq *f)
 
 int fcvq_setup(void **state)
 {
-	static const u8 mac[VSB_ETH_ALEN] = { FCVQ_MAC };
+	static const u8 mac[ETH_ALEN] = { FCVQ_MAC };
 	struct fcvq *f = calloc(1, sizeof(*f));
 
 	if (!f)

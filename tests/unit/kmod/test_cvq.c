@@ -14,8 +14,8 @@
 
 #define MAC_NEW 0x02, 0x11, 0x22, 0x33, 0x44, 0x55
 
-static const u8 mac_old[VSB_ETH_ALEN] = { FCVQ_MAC };
-static const u8 mac_new[VSB_ETH_ALEN] = { MAC_NEW };
+static const u8 mac_old[ETH_ALEN] = { FCVQ_MAC };
+static const u8 mac_new[ETH_ALEN] = { MAC_NEW };
 static const u8 mac_set[] = { VIRTIO_NET_CTRL_MAC, VIRTIO_NET_CTRL_MAC_ADDR_SET,
 			      MAC_NEW };
 static const u8 announce_ack[] = { VIRTIO_NET_CTRL_ANNOUNCE,
@@ -23,7 +23,7 @@ static const u8 announce_ack[] = { VIRTIO_NET_CTRL_ANNOUNCE,
 
 static void assert_mac(struct fcvq *f, const u8 *mac)
 {
-	assert_memory_equal(f->ctrl.mac, mac, VSB_ETH_ALEN);
+	assert_memory_equal(f->ctrl.mac, mac, ETH_ALEN);
 }
 
 static void header_split_1_1_across_descriptors(void **state)
@@ -83,7 +83,7 @@ static void any_descriptor_split_parses(void **state)
 
 	for (o = 0; o < ARRAY_SIZE(outs); o++) {
 		for (i = 0; i < ARRAY_SIZE(ins); i++) {
-			memcpy(f->ctrl.mac, mac_old, VSB_ETH_ALEN);
+			memcpy(f->ctrl.mac, mac_old, ETH_ALEN);
 			fcvq_send_split(f, mac_set, 8, outs[o] + 1, outs[o][0],
 					ins[i] + 1, ins[i][0], FMEM_RW);
 			fcvq_expect_ack(f, VIRTIO_NET_OK);

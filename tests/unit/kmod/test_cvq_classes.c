@@ -19,7 +19,7 @@
 #include "fake_cvq.h"
 
 /* The longest command built: 65 + 65 MAC table entries, and a spare byte. */
-#define CMD_MAX (2 + 2 * (4 + 65 * VSB_ETH_ALEN) + 1)
+#define CMD_MAX (2 + 2 * (4 + 65 * ETH_ALEN) + 1)
 /* Error cases: a header and up to 22 data bytes. */
 #define CASE_MAX 24
 /* Poison for the state's padding and unused table entries. */
@@ -36,7 +36,7 @@
 #define MQ VIRTIO_NET_CTRL_MQ
 #define OFFLOADS VIRTIO_NET_CTRL_GUEST_OFFLOADS
 
-static const u8 mac_new[VSB_ETH_ALEN] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+static const u8 mac_new[ETH_ALEN] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
 
 /* A command the tests build. */
 struct cmd {
@@ -70,16 +70,16 @@ static void put_bytes(struct cmd *c, const u8 *p, u32 n)
 /* Entry i of the unicast and multicast lists the tests send. */
 static void uni_addr(u8 *a, u32 i)
 {
-	const u8 addr[VSB_ETH_ALEN] = { 0x02, 0x10, 0x20, 0x30, i >> 8, i };
+	const u8 addr[ETH_ALEN] = { 0x02, 0x10, 0x20, 0x30, i >> 8, i };
 
-	memcpy(a, addr, VSB_ETH_ALEN);
+	memcpy(a, addr, ETH_ALEN);
 }
 
 static void multi_addr(u8 *a, u32 i)
 {
-	const u8 addr[VSB_ETH_ALEN] = { 0x01, 0x00, 0x5e, 0x7f, i >> 8, i };
+	const u8 addr[ETH_ALEN] = { 0x01, 0x00, 0x5e, 0x7f, i >> 8, i };
 
-	memcpy(a, addr, VSB_ETH_ALEN);
+	memcpy(a, addr, ETH_ALEN);
 }
 
 /*
@@ -88,19 +88,19 @@ static void multi_addr(u8 *a, u32 i)
  */
 static void mac_table_cmd(struct cmd *c, u32 n_count, u32 n, u32 m_count, u32 m)
 {
-	u8 a[VSB_ETH_ALEN];
+	u8 a[ETH_ALEN];
 	u32 i;
 
 	cmd_start(c, MAC, VIRTIO_NET_CTRL_MAC_TABLE_SET);
 	put_le(c, n_count, 4);
 	for (i = 0; i < n; i++) {
 		uni_addr(a, i);
-		put_bytes(c, a, VSB_ETH_ALEN);
+		put_bytes(c, a, ETH_ALEN);
 	}
 	put_le(c, m_count, 4);
 	for (i = 0; i < m; i++) {
 		multi_addr(a, i);
-		put_bytes(c, a, VSB_ETH_ALEN);
+		put_bytes(c, a, ETH_ALEN);
 	}
 }
 
@@ -138,13 +138,11 @@ static void tables_of(struct vsb_net_ctrl *want, u32 n, u32 m)
  */
 static void busy_state(struct vsb_net_ctrl *s)
 {
-	static const u8 mac[VSB_ETH_ALEN] = {
-		0x02, 0xde, 0xad, 0xbe, 0xef, 0x07
-	};
+	static const u8 mac[ETH_ALEN] = { 0x02, 0xde, 0xad, 0xbe, 0xef, 0x07 };
 	u32 i;
 
 	memset(s, STATE_FILL, sizeof(*s));
-	memcpy(s->mac, mac, VSB_ETH_ALEN);
+	memcpy(s->mac, mac, ETH_ALEN);
 	s->announce_pending = true;
 	s->promisc = true;
 	s->allmulti = false;
@@ -251,7 +249,7 @@ static void normalise_table(struct vsb_mac_table *t)
 	n.count = t->count;
 	n.overflow = t->overflow;
 	if (n.count <= VSB_MAC_TABLE_ENTRIES)
-		memcpy(n.addr, t->addr, n.count * VSB_ETH_ALEN);
+		memcpy(n.addr, t->addr, n.count * ETH_ALEN);
 	memcpy(t, &n, sizeof(n));
 }
 
@@ -753,9 +751,9 @@ static void mac_addr_set_changes_only_mac(void **state)
 	struct cmd c;
 
 	cmd_start(&c, MAC, VIRTIO_NET_CTRL_MAC_ADDR_SET);
-	put_bytes(&c, mac_new, VSB_ETH_ALEN);
+	put_bytes(&c, mac_new, ETH_ALEN);
 	send(f, &c);
-	memcpy(want.mac, mac_new, VSB_ETH_ALEN);
+	memcpy(want.mac, mac_new, ETH_ALEN);
 	expect_ok(f, VSB_CTRL_CHANGED_MAC, &want);
 }
 
@@ -1108,7 +1106,7 @@ static void every_class_ack_read_only_faults_state_unchanged(void **state)
 	rx_cmd(&cmds[1], VIRTIO_NET_CTRL_RX_NOBCAST, 1);
 	mac_table_cmd(&cmds[2], 2, 2, 3, 3);
 	cmd_start(&cmds[3], MAC, VIRTIO_NET_CTRL_MAC_ADDR_SET);
-	put_bytes(&cmds[3], mac_new, VSB_ETH_ALEN);
+	put_bytes(&cmds[3], mac_new, ETH_ALEN);
 	vlan_cmd(&cmds[4], VIRTIO_NET_CTRL_VLAN_ADD, 7);
 	vlan_cmd(&cmds[5], VIRTIO_NET_CTRL_VLAN_DEL, 100);
 	pairs_cmd(&cmds[6], 3);
@@ -1133,7 +1131,7 @@ static void reset_want(struct vsb_net_ctrl *want, const u8 *mac, u16 max,
 		       u64 features)
 {
 	memset(want, 0, sizeof(*want));
-	memcpy(want->mac, mac, VSB_ETH_ALEN);
+	memcpy(want->mac, mac, ETH_ALEN);
 	want->promisc = true;
 	want->pairs = 1;
 	want->max_pairs = max;
@@ -1163,9 +1161,7 @@ static void reset_state_exact(void **state)
 		  0x8000 },
 		{ FCVQ_GUEST_OFFLOADS, 0xffff },
 	};
-	static const u8 mac[VSB_ETH_ALEN] = {
-		0x02, 0x77, 0x66, 0x55, 0x44, 0x33
-	};
+	static const u8 mac[ETH_ALEN] = { 0x02, 0x77, 0x66, 0x55, 0x44, 0x33 };
 	struct vsb_net_ctrl s, want;
 	unsigned int i;
 
@@ -1186,7 +1182,7 @@ static void reset_state_exact(void **state)
 /* After reset the state takes commands from scratch again. */
 static void reset_then_commands_from_reset_state(void **state)
 {
-	static const u8 mac[VSB_ETH_ALEN] = { FCVQ_MAC };
+	static const u8 mac[ETH_ALEN] = { FCVQ_MAC };
 	struct vsb_net_ctrl want;
 	struct fcvq *f = start(state, &want);
 	struct cmd c;
@@ -1226,7 +1222,7 @@ static void same_state_twice_second_redundant(void **state)
 	unsigned int i;
 
 	cmd_start(&cmds[0], MAC, VIRTIO_NET_CTRL_MAC_ADDR_SET);
-	put_bytes(&cmds[0], mac_new, VSB_ETH_ALEN);
+	put_bytes(&cmds[0], mac_new, ETH_ALEN);
 	mac_table_cmd(&cmds[1], 2, 2, 3, 3);
 	rx_cmd(&cmds[2], VIRTIO_NET_CTRL_RX_PROMISC, !f->ctrl.promisc);
 	offloads_cmd(&cmds[3], 0);

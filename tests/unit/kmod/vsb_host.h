@@ -82,6 +82,24 @@ static inline u16 get_unaligned_be16(const void *p)
 	return (u16)(b[0] << 8 | b[1]);
 }
 
+static inline u16 get_unaligned_le16(const void *p)
+{
+	const u8 *b = p;
+
+	return (u16)(b[0] | b[1] << 8);
+}
+
+static inline u64 get_unaligned_le64(const void *p)
+{
+	const u8 *b = p;
+	u64 v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | b[i];
+	return v;
+}
+
 static inline void put_unaligned_le16(u16 val, void *p)
 {
 	u8 *b = p;
