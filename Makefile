@@ -68,7 +68,8 @@ VM_TESTS = $(wildcard tests/vm/*.t)
 # default 10 minutes on a loaded 2-core host, so these get 20.
 SLUB_VM_TESTS = $(wildcard tests/vm/60-stress-lifecycle.t \
 	tests/vm/61-bad-input-matrix.t tests/vm/62-stress-driver-ops.t \
-	tests/vm/63-config-cb-reset.t)
+	tests/vm/63-config-cb-reset.t tests/vm/68-stalled-fault.t \
+	tests/vm/69-mmap-lock-race.t)
 HARNESS_TESTS = $(wildcard tests/harness/*.t)
 
 .PHONY: all module tool setup testbed testbed-image check check-tests run \
