@@ -134,6 +134,8 @@ static int run_one(struct vdpactl *ctx, struct compare *c, unsigned int t,
 	struct load_counters before = *load_session_counters(c->sessions[t]);
 	int err;
 
+	/* Marker slot: the run's index, as the JSON output lists runs. */
+	load_session_set_mark(c->sessions[t], (int)(run - c->runs));
 	err = load_session_run(c->sessions[t], run->mode, &run->times[round]);
 	if (err)
 		return err;

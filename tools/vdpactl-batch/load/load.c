@@ -16,6 +16,7 @@
 #include "lib/cvq_dev.h"
 #include "lib/cvq_io.h"
 #include "lib/diag.h"
+#include "lib/sim_mark.h"
 #include "lib/util.h"
 #include "load/load.h"
 
@@ -40,6 +41,8 @@ struct load_session {
 	struct load_counters counters;
 	struct cvq_wait wait;
 	bool broken; /* a load failed; the device state is unknown */
+	/* the simulator marker slot of the timed region, -1: none */
+	int mark_slot;
 };
 
 static uint64_t clock_ns(void)
@@ -246,17 +249,26 @@ int load_session_run_some(struct load_session *s, enum load_mode mode,
 	/* Unwritten acks must show; done before the clock starts. */
 	memset(s->dev.ack_buf, CVQ_ACK_UNSET, s->cfg.count);
 
+	if (s->mark_slot >= 0)
+		sim_mark(SIM_MARK_START, s->mark_slot);
 	start = clock_ns();
 	if (mode == LOAD_MODE_SERIAL)
 		err = run_serial(s);
 	else
 		err = run_parallel(s);
 	*elapsed_ns = clock_ns() - start;
+	if (s->mark_slot >= 0)
+		sim_mark(SIM_MARK_STOP, s->mark_slot);
 	if (err)
 		return err;
 	s->counters.loads++;
 	s->counters.commands += n;
 	return 0;
+}
+
+void load_session_set_mark(struct load_session *s, int slot)
+{
+	s->mark_slot = slot >= 0 && slot < SIM_MARK_SLOTS ? slot : -1;
 }
 
 const struct cvq_cmd *load_session_commands(const struct load_session *s)
@@ -371,6 +383,7 @@ int load_session_open(struct load_session **session, const char *devname,
 		return pr_errno(ENOMEM, "%s: load session", devname);
 	snprintf(s->devname, sizeof(s->devname), "%s", devname);
 	s->cfg = *cfg;
+	s->mark_slot = -1;
 	s->wait = (struct cvq_wait){
 		.how = cfg->wait == LOAD_WAIT_POLL ? CVQ_WAIT_SPIN :
 						     CVQ_WAIT_CALL,

@@ -111,6 +111,13 @@ int load_session_run_some(struct load_session *s, enum load_mode mode,
 			  const unsigned int *order, unsigned int n,
 			  uint64_t *elapsed_ns);
 
+/*
+ * Put simulator markers of @slot (0..SIM_MARK_SLOTS-1; anything else:
+ * none, the default) around the timed region of every later load, for
+ * counting its instructions under QEMU (tools/insn-count).
+ */
+void load_session_set_mark(struct load_session *s, int slot);
+
 /* The plan: the cfg.count commands every load sends (or chooses from). */
 const struct cvq_cmd *load_session_commands(const struct load_session *s);
 
