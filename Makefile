@@ -73,7 +73,8 @@ SLUB_VM_TESTS = $(wildcard tests/vm/60-stress-lifecycle.t \
 HARNESS_TESTS = $(wildcard tests/harness/*.t)
 
 .PHONY: all module tool setup testbed testbed-image check check-tests run \
-	lint clean distclean help unit-tests tool-unit-tests kmod-unit-tests
+	lint clean distclean help unit-tests tool-unit-tests kmod-unit-tests \
+	insn-count
 
 all: module tool
 
@@ -87,6 +88,7 @@ help:
 	@echo '  check          setup, lint, host unit tests, then the VM tests (CI runs this)'
 	@echo '  unit-tests     build the host unit tests of the tool and of the module code (ASan/UBSan)'
 	@echo '  run            the main job, in the VM'
+	@echo '  insn-count     build the TCG plugin that counts guest instructions (scripts/bench-insns.sh)'
 	@echo '  lint           W=1 -Werror, sparse (C=2), checkpatch, clang-format, shellcheck'
 	@echo '  fresh-check    scripts/setup.sh, make, make run, make check of HEAD in a debootstrapped bookworm root (root)'
 	@echo '  oldest-uapi    build the tool and tests/tools against bookworm'"'"'s Linux 6.1 UAPI headers'
@@ -139,6 +141,14 @@ $(TB_TESTMOD): $(TESTMOD_SRCS)
 $(TB_STOCK):
 	$(Q)scripts/build-stock.sh
 
+# The TCG plugin that counts guest instructions (scripts/bench-insns.sh).
+INSN_PLUGIN := $(BUILD)/plugin/insn_count.so
+insn-count: $(INSN_PLUGIN)
+$(INSN_PLUGIN): tools/insn-count/insn_count.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared \
+		-fvisibility=hidden -o $@ $<
+
 $(BUILD)/testtools/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(TESTTOOL_CFLAGS) -o $@ $<
@@ -162,8 +172,9 @@ check-tests: testbed-image unit-tests lint
 		prove --timer --exec tests/run-test $(SLUB_VM_TESTS)
 
 run: setup
-	$(Q)$(MAKE) testbed-image
+	$(Q)$(MAKE) testbed-image insn-count
 	$(Q)VM_NO_BUILD=1 scripts/vm.sh --name run -- scripts/guest/main-job.sh
+	$(Q)VM_NO_BUILD=1 scripts/bench-insns.sh
 	$(Q)VM_NO_BUILD=1 scripts/bench-qemu.sh
 
 lint: testbed-image

@@ -37,6 +37,9 @@ Options:
   --qemu           add the QEMU layer (build/vm/qemu.cpio): QEMU 10 as
                    /usr/bin/qemu-system-x86_64 in the guest; a test file
                    with a "# vm.sh: --qemu" line gets it without asking
+  --plugin SO[,ARG=VALUE...]
+                   load a TCG plugin into QEMU (without --kvm), e.g.
+                   build/plugin/insn_count.so,out=FILE (tools/insn-count)
   --devices        before COMMAND, load stock vdpa_sim_net and vdpa_sim_batch
                    and create stock0 (vdpasim_net) and batch0 (vdpasim_batch),
                    both bound to vhost_vdpa
@@ -58,6 +61,7 @@ kvm=${VM_KVM:-0}
 devices=0
 slub_debug=${VM_SLUB_DEBUG:-0}
 with_qemu=${VM_QEMU:-0}
+plugin=()
 smp=${VM_SMP:-2}
 mem=${VM_MEM:-1536}
 timeout=${VM_TIMEOUT:-600}
@@ -69,6 +73,7 @@ while [ $# -gt 0 ]; do
 	--devices) devices=1 ;;
 	--slub-debug) slub_debug=1 ;;
 	--qemu) with_qemu=1 ;;
+	--plugin) plugin=(-plugin "${2:?}"); shift ;;
 	--smp) smp=${2:?}; shift ;;
 	--mem) mem=${2:?}; shift ;;
 	--timeout) timeout=${2:?}; shift ;;
@@ -177,7 +182,7 @@ boot() {
 		-nodefaults -no-user-config -display none -no-reboot \
 		-machine pc "${accel[@]}" -smp "$smp" -m "$mem" \
 		-kernel "$VB_CACHE/vmlinuz" -initrd "$work/initramfs.cpio" \
-		-append "$append" \
+		-append "$append" "${plugin[@]}" \
 		-serial "file:$console" -serial "file:$output" &
 	qemu_pid=$!
 	# Stream the command's output while the guest runs.

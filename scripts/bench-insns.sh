@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Guest instructions per CVQ command, the benchmark's noise-free metric:
+# boot the test-bed VM under QEMU's insn_count plugin (tools/insn-count)
+# and run scripts/guest/bench-insns.sh, which compares stock vdpa_sim_net
+# with vdpa_sim_batch in batch mode, in immediate mode and with kick
+# polling off. Every vCPU's instructions count, user and kernel, from the
+# start of each timed load to its end: the client, its system calls, the
+# device's worker (polling included), interrupts, idle. Prints a table per
+# kick pattern and wait mode and writes them to build/bench/insns.txt; the
+# raw counts stay in build/bench/insns-KICK-WAIT.raw.
+#
+# Spinning counts: a client that waits by polling the used ring ("wait
+# poll", QEMU's pattern) executes user instructions for as long as the
+# device takes, and a polling device kernel instructions for as long as it
+# waits for a kick, so those rows follow the clock. With "wait call" the
+# client sleeps until the device notifies it, and batch2 does not poll:
+# that row is the deterministic one.
+#
+# Wall times printed beside the counts come from the same boot, slowed by
+# the plugin: read them as ratios only.
+set -euo pipefail
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
+
+usage() {
+	cat >&2 <<EOT
+Usage: $VB_PROG [--count N] [--rounds R]
+
+Count guest instructions per command of COUNT-command MAC_ADDR_SET loads,
+R loads per device and mode (defaults 30 and 200), kicking once per
+command and once per load.
+EOT
+	exit "${1:-2}"
+}
+
+count=30
+rounds=200
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--count) count=${2:?}; shift ;;
+	--rounds) rounds=${2:?}; shift ;;
+	-h | --help) usage 0 ;;
+	*) usage ;;
+	esac
+	shift
+done
+for n in "$count" "$rounds"; do
+	case "$n" in
+	'' | *[!0-9]* | 0) die "--count and --rounds take positive numbers, not '$n'" ;;
+	esac
+done
+
+plugin=$VB_BUILD/plugin/insn_count.so
+[ -s "$plugin" ] || die "no $plugin: run 'make insn-count'"
+mkdir -p "$VB_BUILD/bench"
+out=$VB_BUILD/bench/insns.txt
+: >"$out.tmp"
+for run in each/poll once/poll each/call once/call; do
+	kick=${run%/*}
+	wait=${run#*/}
+	raw=$VB_BUILD/bench/insns-$kick-$wait.raw
+	guest=$VB_BUILD/bench/insns-$kick-$wait.guest
+	: >"$raw"
+	"$VB_ROOT/scripts/vm.sh" --plugin "$plugin,out=$raw" \
+		--name "bench-insns-$kick-$wait" -- \
+		scripts/guest/bench-insns.sh "$count" "$rounds" "$kick" "$wait" \
+		>"$guest"
+	# A boot that died early and was retried left no windows: only the
+	# run's own are in the file. Each run's windows must all be there.
+	awk -v count="$count" -v rounds="$rounds" -v kick="$kick" -v wait="$wait" '
+	FNR == NR {
+		if ($1 == "slot") { dev[$2] = $3; mode[$2] = $4; n++ }
+		if ($1 == "compare") {
+			line = substr($0, 9)
+			while (match(line, /"median_us_per_command":[0-9.]+/)) {
+				med[m++] = substr(line, RSTART + 24, RLENGTH - 24)
+				line = substr(line, RSTART + RLENGTH)
+			}
+		}
+		next
+	}
+	{
+		split($1, s, "="); split($2, u, "="); split($3, k, "=")
+		windows[s[2]]++; user[s[2]] += u[2]; kernel[s[2]] += k[2]
+	}
+	END {
+		if (!n) { print "bench-insns: no runs reported by the guest"; exit 1 }
+		cmds = count * rounds
+		base = -1
+		for (i = 0; i < n; i++)
+			if (dev[i] == "stock0" && mode[i] == "parallel")
+				base = (user[i] + kernel[i]) / cmds
+		printf "kick %s, wait %s: %d MAC_ADDR_SET x %d loads, 256-entry rings; guest instructions per command (all vCPUs)\n", kick, wait, count, rounds
+		printf "%-8s %-9s %10s %10s %10s %9s %13s\n", "DEVICE", "MODE", "USER", "KERNEL", "TOTAL", "VS_STOCK", "MEDIAN_US/CMD"
+		for (i = 0; i < n; i++) {
+			if (windows[i] != rounds) {
+				printf "bench-insns: %s %s: %d windows counted, %d loads run\n", dev[i], mode[i], windows[i], rounds
+				bad = 1
+				continue
+			}
+			t = (user[i] + kernel[i]) / cmds
+			printf "%-8s %-9s %10.0f %10.0f %10.0f %8.2fx %13s\n", dev[i], mode[i], user[i] / cmds, kernel[i] / cmds, t, (base > 0 ? base / t : 0), med[i]
+		}
+		print "VS_STOCK: stock0 parallel divided by the row (higher is cheaper). batch0: batch, polling; batch1: immediate, polling; batch2: batch, kick_poll_us=0."
+		print "Times are from the same boot, slowed by the plugin."
+		exit bad
+	}' "$guest" "$raw" | tee -a "$out.tmp"
+	echo | tee -a "$out.tmp"
+done
+mv "$out.tmp" "$out"

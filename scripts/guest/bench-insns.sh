@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Inside the test-bed VM, under QEMU's insn_count plugin (see
+# scripts/bench-insns.sh): one vdpactl-batch compare of stock vdpa_sim_net
+# and three vdpa_sim_batch devices that differ in one device-side choice
+# each, devices alternating round by round, equal 256-entry rings, the
+# same negotiated features, MAC_ADDR_SET payloads that change every round:
+#
+#   batch0   batch completion, kick polling on (the defaults)
+#   batch1   immediate completion, kick polling on: batch0 vs batch1 is
+#            what batching alone buys
+#   batch2   batch completion, kick_poll_us=0: what polling costs and
+#            buys, and counts that do not depend on the clock
+#
+# Prints "slot N DEVICE MODE" for each run (the plugin's slots are the
+# runs' indices), then compare's JSON on one line prefixed "compare ".
+#
+# Usage: bench-insns.sh COUNT ROUNDS KICK WAIT
+set -e
+. tests/vm/lib/testbed.sh
+
+COUNT=${1:?}
+ROUNDS=${2:?}
+KICK=${3:?}
+WAIT=${4:?}
+POLL=/sys/module/vdpa_sim_batch/parameters/kick_poll_us
+
+tb_load_stock
+tb_load_batch
+tb_dev_add stock0 vdpasim_net vhost_vdpa
+tb_dev_add batch0 vdpasim_batch vhost_vdpa
+tb_dev_add batch1 vdpasim_batch vhost_vdpa
+vdpactl-batch dev batching batch1 completion immediate
+poll=$(cat "$POLL")
+echo 0 >"$POLL"
+tb_dev_add batch2 vdpasim_batch vhost_vdpa
+echo "$poll" >"$POLL"
+
+vdpactl-batch -j compare --count "$COUNT" --rounds "$ROUNDS" --kick "$KICK" \
+	--wait "$WAIT" --ring-size 256 --dev stock0 --dev batch0 --dev batch1 --dev batch2 \
+	>/tmp/insns.json
+jq -r '.compare.results | to_entries[] |
+	"slot \(.key) \(.value.device) \(.value.mode)"' /tmp/insns.json
+printf 'compare %s\n' "$(jq -c . /tmp/insns.json)"

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * insn_count: a QEMU TCG plugin that counts the guest instructions executed
+ * between two simulator markers, on every vCPU, split into user and
+ * kernel mode. Wall time under TCG moves by a quarter from boot to boot;
+ * instruction counts do not (except where the guest itself waits on the
+ * clock, as a polling device does), so a change to the device or the tool
+ * can be judged in one run.
+ *
+ * A marker is an x86 "nopl disp32(%rax,%rax,1)" whose displacement is
+ * 'V' 'S' 'B' and one byte: the operation in its high nibble (1 start,
+ * 2 stop), a slot in its low nibble (see tools/vdpactl-batch/lib/
+ * sim_mark.h). On hardware it is a nop. A window runs from a start to the
+ * stop of the same slot, whichever vCPU executes them, and counts what
+ * all vCPUs executed meanwhile: the client, its system calls, the device's
+ * worker, interrupts, idle. Each window appends one line to the file
+ * given as "out=PATH":
+ *
+ *   slot=S user=U kernel=K
+ *
+ * Counting is per translation block, when the block starts; a window is
+ * off by at most the rest of the block its markers sit in.
+ *
+ * Usage: qemu-system-x86_64 -plugin insn_count.so,out=PATH ...
+ *
+ * The declarations below are of QEMU's public plugin API (version 1, as
+ * QEMU 7.2 has it), written here so the plugin builds without QEMU's
+ * source.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef uint64_t qemu_plugin_id_t;
+struct qemu_info_t;
+struct qemu_plugin_tb;
+struct qemu_plugin_insn;
+
+enum qemu_plugin_cb_flags {
+	QEMU_PLUGIN_CB_NO_REGS,
+	QEMU_PLUGIN_CB_R_REGS,
+	QEMU_PLUGIN_CB_RW_REGS,
+};
+
+typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index,
+					    void *userdata);
+typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
+typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id,
+					       struct qemu_plugin_tb *tb);
+
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
+					   qemu_plugin_vcpu_tb_trans_cb_t cb);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
+					  qemu_plugin_vcpu_udata_cb_t cb,
+					  enum qemu_plugin_cb_flags flags,
+					  void *userdata);
+void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
+					    qemu_plugin_vcpu_udata_cb_t cb,
+					    enum qemu_plugin_cb_flags flags,
+					    void *userdata);
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
+				    qemu_plugin_udata_cb_t cb, void *userdata);
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
+struct qemu_plugin_insn *
+qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
+const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
+size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
+void qemu_plugin_outs(const char *string);
+
+#define INSN_COUNT_EXPORT __attribute__((visibility("default")))
+
+INSN_COUNT_EXPORT int qemu_plugin_version = 1;
+
+#define MAX_VCPUS 64
+#define SLOTS 16
+#define MARK_LEN 8
+#define MARK_START 1
+#define MARK_STOP 2
+/* x86-64: the kernel lives in the upper half of the address space. */
+#define KERNEL_START 0xffff800000000000ULL
+
+enum { USER, KERNEL, MODES };
+
+/* Written only by the vCPU's own thread; read by any at a marker. */
+static uint64_t counts[MAX_VCPUS][MODES];
+static uint64_t window_start[SLOTS][MODES];
+static FILE *out;
+
+static void sum_counts(uint64_t sum[MODES])
+{
+	unsigned int v, m;
+
+	for (m = 0; m < MODES; m++)
+		sum[m] = 0;
+	for (v = 0; v < MAX_VCPUS; v++)
+		for (m = 0; m < MODES; m++)
+			sum[m] += __atomic_load_n(&counts[v][m],
+						  __ATOMIC_RELAXED);
+}
+
+static void tb_exec(unsigned int vcpu, void *udata)
+{
+	uintptr_t n = (uintptr_t)udata >> 1, mode = (uintptr_t)udata & 1;
+
+	if (vcpu < MAX_VCPUS)
+		__atomic_store_n(&counts[vcpu][mode], counts[vcpu][mode] + n,
+				 __ATOMIC_RELAXED);
+}
+
+static void mark_exec(unsigned int vcpu, void *udata)
+{
+	unsigned int code = (uintptr_t)udata, slot = code & 0xf;
+	uint64_t now[MODES];
+
+	(void)vcpu;
+	sum_counts(now);
+	if (code >> 4 == MARK_START) {
+		memcpy(window_start[slot], now, sizeof(now));
+	} else if (code >> 4 == MARK_STOP && out) {
+		fprintf(out, "slot=%u user=%llu kernel=%llu\n", slot,
+			(unsigned long long)(now[USER] -
+					     window_start[slot][USER]),
+			(unsigned long long)(now[KERNEL] -
+					     window_start[slot][KERNEL]));
+		fflush(out);
+	}
+}
+
+/* The marker's operation and slot, or 0 if @insn is not a marker. */
+static unsigned int mark_code(const struct qemu_plugin_insn *insn)
+{
+	static const unsigned char prefix[4] = { 0x0f, 0x1f, 0x84, 0x00 };
+	const unsigned char *b;
+
+	if (qemu_plugin_insn_size(insn) != MARK_LEN)
+		return 0;
+	b = qemu_plugin_insn_data(insn);
+	if (memcmp(b, prefix, sizeof(prefix)) || b[5] != 'B' || b[6] != 'S' ||
+	    b[7] != 'V')
+		return 0;
+	if (b[4] >> 4 != MARK_START && b[4] >> 4 != MARK_STOP)
+		return 0;
+	return b[4];
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb), i;
+	uintptr_t mode = qemu_plugin_tb_vaddr(tb) >= KERNEL_START;
+
+	(void)id;
+	qemu_plugin_register_vcpu_tb_exec_cb(
+		tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, (void *)(n << 1 | mode));
+	if (mode == KERNEL)
+		return;
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		unsigned int code = mark_code(insn);
+
+		if (code)
+			qemu_plugin_register_vcpu_insn_exec_cb(
+				insn, mark_exec, QEMU_PLUGIN_CB_NO_REGS,
+				(void *)(uintptr_t)code);
+	}
+}
+
+static void at_exit(qemu_plugin_id_t id, void *udata)
+{
+	(void)id;
+	(void)udata;
+	if (out)
+		fclose(out);
+	out = NULL;
+}
+
+INSN_COUNT_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+					  const struct qemu_info_t *info,
+					  int argc, char **argv)
+{
+	int i;
+
+	(void)info;
+	for (i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "out=", 4)) {
+			out = fopen(argv[i] + 4, "a");
+			if (!out) {
+				qemu_plugin_outs(
+					"insn_count: cannot open out=\n");
+				return -1;
+			}
+		}
+	}
+	if (!out) {
+		qemu_plugin_outs("insn_count: out=PATH is required\n");
+		return -1;
+	}
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	return 0;
+}
