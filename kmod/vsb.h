@@ -32,7 +32,8 @@
 #define VSB_MAX_MTU 9000
 #define VSB_DEFAULT_MTU 1500
 /* A frame as the driver hands it over: header, Ethernet, VLAN tag, MTU. */
-#define VSB_FRAME_MAX (VSB_NET_HDR_LEN + ETH_HLEN + VLAN_HLEN + VSB_MAX_MTU)
+#define VSB_FRAME_LEN(mtu) (VSB_NET_HDR_LEN + ETH_HLEN + VLAN_HLEN + (mtu))
+#define VSB_FRAME_MAX VSB_FRAME_LEN(VSB_MAX_MTU)
 /* Frames moved per data path run, so a busy queue cannot hog the CPU. */
 #define VSB_TX_BUDGET 64
 /*

@@ -244,9 +244,9 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
  */
 static u32 vsb_frame_max(const struct vsb_dev *vsb)
 {
-	if (!(vsb->features & BIT_ULL(VIRTIO_NET_F_MTU)))
-		return VSB_FRAME_MAX;
-	return VSB_NET_HDR_LEN + ETH_HLEN + VLAN_HLEN + vsb->mtu;
+	return VSB_FRAME_LEN(vsb->features & BIT_ULL(VIRTIO_NET_F_MTU) ?
+				     vsb->mtu :
+				     VSB_MAX_MTU);
 }
 
 /* Move frames of queue pair @pair from its transmit to its receive queue. */
