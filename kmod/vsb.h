@@ -181,6 +181,8 @@ struct vsb_dev {
 	u64 supported_features;
 	/* how long the worker waits for the next kick before sleeping */
 	u32 kick_poll_ns;
+	/* kicks off while the CVQ is served or watched */
+	bool suppress_kicks;
 	u16 mtu;
 	u16 max_vqp;
 	u32 nvqs;
@@ -219,6 +221,7 @@ struct vsb_dev_params {
 	enum vsb_completion completion;
 	u32 batch_limit;
 	u32 kick_poll_ns;
+	bool suppress_kicks;
 	u16 max_vqp;
 };
 

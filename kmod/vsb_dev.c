@@ -653,6 +653,7 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 	vsb->completion = params->completion;
 	vsb->batch_limit = params->batch_limit;
 	vsb->kick_poll_ns = params->kick_poll_ns;
+	vsb->suppress_kicks = params->suppress_kicks;
 
 	for (i = 0; i < VSB_NAS; i++) {
 		/* No limit here: vsb_set_map() enforces VSB_IOTLB_LIMIT. */

@@ -106,6 +106,11 @@ static unsigned int vsb_kick_poll_us = 50;
 module_param_named(kick_poll_us, vsb_kick_poll_us, uint, 0644);
 MODULE_PARM_DESC(kick_poll_us, "how long a worker waits for a kick (0: not)");
 
+static bool vsb_suppress_kicks = true;
+module_param_named(suppress_kicks, vsb_suppress_kicks, bool, 0644);
+MODULE_PARM_DESC(suppress_kicks,
+		 "no CVQ kicks asked while the device serves or watches it");
+
 static int vsb_check_config(struct device *dev, const char *name,
 			    const struct vdpa_dev_set_config *cfg)
 {
@@ -165,6 +170,7 @@ static int vsb_dev_add(struct vdpa_mgmt_dev *mdev, const char *name,
 	params.batch_limit = READ_ONCE(vsb_batch_limit);
 	params.kick_poll_ns =
 		min(READ_ONCE(vsb_kick_poll_us), 10000U) * NSEC_PER_USEC;
+	params.suppress_kicks = READ_ONCE(vsb_suppress_kicks);
 	params.max_vqp = 1;
 	if (cfg->mask & BIT_ULL(VDPA_ATTR_DEV_NET_CFG_MAX_VQP))
 		params.max_vqp = cfg->net.max_vq_pairs;

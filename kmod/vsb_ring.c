@@ -68,6 +68,7 @@ enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
 {
 	ring->fault = VSB_FAULT_NONE;
 	ring->started = false;
+	ring->kicks_off = false;
 	ring->num = num;
 	ring->desc = desc;
 	ring->avail = avail;
@@ -454,13 +455,41 @@ bool vsb_ring_need_notify(struct vsb_ring *ring)
 }
 
 /**
+ * vsb_ring_disable_kicks - tell the driver it need not kick for now
+ * @ring: the ring
+ *
+ * For a device that is serving the ring, or watching its avail index
+ * itself ("Available Buffer Notification Suppression"): without
+ * EVENT_IDX the device sets VRING_USED_F_NO_NOTIFY; with it, it simply
+ * leaves avail_event behind, which the driver has already passed. Only
+ * a hint -- a driver may kick anyway -- so no barrier: the ordering that
+ * matters is in vsb_ring_enable_kicks(). Written once until kicks are
+ * enabled again.
+ *
+ * Return: 0, or -EIO on a ring error.
+ */
+int vsb_ring_disable_kicks(struct vsb_ring *ring)
+{
+	if (ring->fault || vsb_ring_start(ring))
+		return -EIO;
+	if (ring->kicks_off)
+		return 0;
+	if (!ring->event_idx &&
+	    vsb_ring_write16(ring, ring->used + VSB_USED_FLAGS_OFF,
+			     VRING_USED_F_NO_NOTIFY))
+		return -EIO;
+	ring->kicks_off = true;
+	return 0;
+}
+
+/**
  * vsb_ring_enable_kicks - ask for a kick for the next available buffer
  * @ring: the ring
  *
  * With EVENT_IDX the driver kicks only when it passes avail_event, so the
- * device writes it; without, the driver always kicks. Either way a buffer
- * made available just before this call may have gone without a kick, so
- * the caller must look again when this returns 1.
+ * device writes it; without, it clears VRING_USED_F_NO_NOTIFY if it set
+ * it. Either way a buffer made available just before this call may have
+ * gone without a kick, so the caller must look again when this returns 1.
  *
  * Return: 1 if buffers are available, 0 if not, -EIO on a ring error.
  */
@@ -470,12 +499,43 @@ int vsb_ring_enable_kicks(struct vsb_ring *ring)
 
 	if (ring->fault || vsb_ring_start(ring))
 		return -EIO;
-	if (ring->event_idx &&
-	    vsb_ring_write16(ring, vsb_used_elem_addr(ring, ring->num),
-			     ring->last_avail))
+	if (ring->event_idx) {
+		if (vsb_ring_write16(ring, vsb_used_elem_addr(ring, ring->num),
+				     ring->last_avail))
+			return -EIO;
+	} else if (ring->kicks_off &&
+		   vsb_ring_write16(ring, ring->used + VSB_USED_FLAGS_OFF, 0)) {
 		return -EIO;
-	/* Publish avail_event before looking at avail idx again. */
+	}
+	ring->kicks_off = false;
+	/*
+	 * Publish avail_event or the cleared flag before looking at avail
+	 * idx again; pairs with the driver's barrier between its avail idx
+	 * store and its read of them.
+	 */
 	vsb_mb();
+	if (vsb_ring_read16(ring, ring->avail + VSB_AVAIL_IDX_OFF, &avail_idx))
+		return -EIO;
+	return avail_idx != ring->last_avail;
+}
+
+/**
+ * vsb_ring_poll - whether the driver has made buffers available
+ * @ring: the ring
+ *
+ * For a device watching the ring instead of waiting for kicks: one read
+ * of the avail index, checked by the next vsb_ring_pop().
+ *
+ * Return: 1 if buffers are available, 0 if not, -EIO on a ring error.
+ */
+int vsb_ring_poll(struct vsb_ring *ring)
+{
+	u16 avail_idx;
+
+	if (ring->fault || vsb_ring_start(ring))
+		return -EIO;
+	if (ring->avail_idx != ring->last_avail)
+		return 1;
 	if (vsb_ring_read16(ring, ring->avail + VSB_AVAIL_IDX_OFF, &avail_idx))
 		return -EIO;
 	return avail_idx != ring->last_avail;

@@ -49,6 +49,8 @@ struct vsb_ring {
 	bool indirect;
 	/* used->flags written since setup: see vsb_ring_start(). */
 	bool started;
+	/* Kicks asked off (vsb_ring_disable_kicks()) and not re-armed. */
+	bool kicks_off;
 	/* Next avail ring entry to take. */
 	u16 last_avail;
 	/* The driver's avail idx as last read. */
@@ -83,7 +85,9 @@ static inline bool vsb_ring_has_announced(const struct vsb_ring *ring)
 int vsb_ring_push(struct vsb_ring *ring, u16 head, u32 len);
 int vsb_ring_publish(struct vsb_ring *ring);
 bool vsb_ring_need_notify(struct vsb_ring *ring);
+int vsb_ring_disable_kicks(struct vsb_ring *ring);
 int vsb_ring_enable_kicks(struct vsb_ring *ring);
+int vsb_ring_poll(struct vsb_ring *ring);
 void vsb_ring_return_chain(struct vsb_ring *ring,
 			   const struct vsb_chain *chain);
 int vsb_chain_read(const struct vsb_ring *ring, const struct vsb_chain *chain,

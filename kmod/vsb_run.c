@@ -63,6 +63,15 @@ static bool vsb_complete(struct vsb_dev *vsb, struct vsb_vq *vq)
 }
 
 /*
+ * Whether the worker watches the CVQ with its kicks off before it sleeps
+ * (vsb_wait_for_work()), rather than asking for kicks when a run ends.
+ */
+static bool vsb_polls_cvq(const struct vsb_dev *vsb)
+{
+	return vsb->suppress_kicks && vsb->kick_poll_ns;
+}
+
+/*
  * One run of the control queue: what its completions are timed from.
  *
  * A clock read is not free next to a command, so commands are timed one
@@ -185,9 +194,17 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 	run.limit = vsb->batch_limit ?: cvq->ring.num;
 	mutex_unlock(&vsb->lock);
 	run.kicked = atomic64_xchg(&vsb->cvq_kick_ns, 0) ?: run.last;
+	/* No kick needed for what the driver adds while this run goes on. */
+	if (vsb->suppress_kicks && vsb_ring_disable_kicks(&cvq->ring)) {
+		vsb_needs_reset(vsb, cvq);
+		return false;
+	}
 	for (;;) {
 		ret = vsb_ring_pop(&cvq->ring, &cvq->chain);
 		if (!ret) {
+			/* Kicks stay off: the worker watches the ring. */
+			if (vsb_polls_cvq(vsb))
+				break;
 			/* Re-arm kicks; if more came meanwhile, go on. */
 			ret = vsb_ring_enable_kicks(&cvq->ring);
 			if (ret > 0)
@@ -339,20 +356,79 @@ static void vsb_process(struct vsb_dev *vsb)
 		vsb_schedule(vsb);
 }
 
+/* The CVQ, if the driver has it running; Q held. */
+static struct vsb_ring *vsb_cvq_ring(struct vsb_dev *vsb)
+{
+	struct vsb_vq *cvq = &vsb->vqs[vsb_cvq_index(vsb)];
+
+	if (!vsb_running(vsb) || !cvq->ready ||
+	    !(vsb->features & BIT_ULL(VIRTIO_NET_F_CTRL_VQ)))
+		return NULL;
+	return &cvq->ring;
+}
+
 /*
- * Before the worker goes to sleep, wait a little for the next kick: a
- * driver sending commands one by one kicks again within microseconds, and
+ * Whether the CVQ has commands for the worker, which watches it with its
+ * kicks off; or whether the worker must stop watching (a new owner, a
+ * ring error).
+ */
+static bool vsb_cvq_announced(struct vsb_dev *vsb, struct mm_struct *mm)
+{
+	struct vsb_ring *ring;
+	bool ret = false;
+
+	mutex_lock(&vsb->queue_lock);
+	ring = vsb_cvq_ring(vsb);
+	if (vsb->mm != mm)
+		ret = true;
+	else if (ring && ring->kicks_off)
+		ret = vsb_ring_poll(ring) != 0;
+	mutex_unlock(&vsb->queue_lock);
+	return ret;
+}
+
+/*
+ * Stop watching the CVQ: ask for kicks again, then look once more, for a
+ * command added just before the driver could see the request.
+ *
+ * Return: true if commands came and the worker should serve them.
+ */
+static bool vsb_cvq_rearm(struct vsb_dev *vsb)
+{
+	struct vsb_ring *ring;
+	int ret = 0;
+
+	mutex_lock(&vsb->queue_lock);
+	ring = vsb_cvq_ring(vsb);
+	if (ring && ring->kicks_off) {
+		ret = vsb_ring_enable_kicks(ring);
+		if (ret < 0)
+			vsb_needs_reset(vsb, &vsb->vqs[vsb_cvq_index(vsb)]);
+	}
+	mutex_unlock(&vsb->queue_lock);
+	return ret != 0;
+}
+
+/*
+ * Before the worker goes to sleep, wait a little for more work: a driver
+ * sending commands one by one adds the next within microseconds, and
  * waking a sleeping worker (an IPI to an idle CPU, the workqueue dispatch,
  * adopting the mm again) costs more than that. While vsb->polling is set,
- * a kick only raises vsb->kicked and this loop picks it up.
+ * a kick only raises vsb->kicked and this loop picks it up. With kick
+ * suppression the CVQ's kicks stay off meanwhile and the loop reads its
+ * avail index instead, as vhost-net's busy polling does: a driver that
+ * honours VRING_USED_F_NO_NOTIFY (QEMU's shadow virtqueue, virtio_net,
+ * vdpactl-batch) then adds each command without a kick, which would cost
+ * it a system call and the device a wake-up.
  * Polling stops as soon as anything else wants this CPU: the driver may be
  * waiting to run right here (as vhost's busy polling and KVM's halt
  * polling, which check the same).
  *
- * Return: true if a kick came and this run should serve the queues again.
+ * Return: true if work came and this run should serve the queues again.
  */
-static bool vsb_wait_for_kick(struct vsb_dev *vsb)
+static bool vsb_wait_for_work(struct vsb_dev *vsb, struct mm_struct *mm)
 {
+	bool announced = false;
 	u64 deadline;
 
 	if (!vsb->kick_poll_ns)
@@ -365,6 +441,10 @@ static bool vsb_wait_for_kick(struct vsb_dev *vsb)
 		if (need_resched() || !single_task_running() ||
 		    ktime_get_ns() >= deadline)
 			break;
+		if (vsb->suppress_kicks && vsb_cvq_announced(vsb, mm)) {
+			announced = true;
+			break;
+		}
 		cpu_relax();
 	}
 	WRITE_ONCE(vsb->polling, false);
@@ -373,7 +453,9 @@ static bool vsb_wait_for_kick(struct vsb_dev *vsb)
 	 * not queue the work, so look at kicked once more after clearing it.
 	 */
 	smp_mb();
-	return atomic_read(&vsb->kicked);
+	if (announced || atomic_read(&vsb->kicked))
+		return true;
+	return vsb->suppress_kicks && vsb_cvq_rearm(vsb);
 }
 
 void vsb_work(struct work_struct *work)
@@ -396,7 +478,7 @@ void vsb_work(struct work_struct *work)
 		atomic_set(&vsb->kicked, 0);
 		vsb_process(vsb);
 		mutex_unlock(&vsb->queue_lock);
-		if (!vsb_wait_for_kick(vsb))
+		if (!vsb_wait_for_work(vsb, mm))
 			break;
 		/* A driver that keeps kicking must not keep the CPU. */
 		cond_resched();
@@ -422,7 +504,7 @@ void vsb_kick(struct vsb_dev *vsb)
 {
 	atomic_set(&vsb->kicked, 1);
 	/*
-	 * Pairs with vsb_wait_for_kick(): kicked must be visible before
+	 * Pairs with vsb_wait_for_work(): kicked must be visible before
 	 * polling is read. A full barrier: atomic_set() is a plain store, and
 	 * a store may otherwise pass a later load (even on x86), so a kick
 	 * could see polling still set while the worker, having just cleared

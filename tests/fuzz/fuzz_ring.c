@@ -68,6 +68,11 @@ struct ring_fuzz {
 	u64 data;
 	u32 batch_limit; /* chains per round, as the module's batch_limit */
 	bool immediate; /* publish each chain, as completion=immediate */
+	/* Kicks off while serving, watched before re-arming (suppress_kicks). */
+	bool suppress;
+	bool watch;
+	/* The device asked for no kicks and has not re-armed since. */
+	bool kicks_off;
 	/* Since the ring was last based: its start, chains taken, pushed. */
 	u16 base;
 	u64 taken;
@@ -140,6 +145,8 @@ static void setup(struct ring_fuzz *f)
 	f->ring.event_idx = flags & 1;
 	f->ring.indirect = flags & 2;
 	f->immediate = flags & 4;
+	f->suppress = flags & 0x20;
+	f->watch = flags & 0x40;
 	f->batch_limit = fin_u8(&f->in);
 
 	if (f->layout == LAYOUT_FAKE_DRIVER)
@@ -509,20 +516,33 @@ static void publish(struct ring_fuzz *f)
 			   fdrv_used_idx(&f->drv), f->ring.used_idx);
 }
 
+/* The one write a kick call may make: @val to used->flags. */
+static void check_flags_write(struct ring_fuzz *f, u16 val, const char *what)
+{
+	const struct fmw_write *w = &f->fm.log[0];
+
+	FUZZ_CHECK(w->addr == f->ring.used && w->len == 2 &&
+			   (w->bytes[0] | w->bytes[1] << 8) == val,
+		   "%s: used->flags written wrong", what);
+}
+
 /* Re-arm kicks; returns what vsb_ring_enable_kicks() says. */
 static int enable_kicks(struct ring_fuzz *f)
 {
+	bool clear = !f->ring.event_idx && f->kicks_off && f->started;
+	bool was_started = f->started;
 	int ret;
 
 	fmw_clear_log(&f->fm);
 	ret = vsb_ring_enable_kicks(&f->ring);
-	take_start_write(f);
+	if (!was_started)
+		take_start_write(f);
 	FUZZ_CHECK(ret >= -EIO && ret <= 1, "enable_kicks: %d", ret);
 	FUZZ_CHECK(ret < 0 || f->started,
 		   "kicks re-armed before used->flags was written");
-	FUZZ_CHECK(f->fm.nr_writes <= f->ring.event_idx,
+	FUZZ_CHECK(f->fm.nr_writes <= (f->ring.event_idx || clear),
 		   "enable_kicks wrote %u times", f->fm.nr_writes);
-	if (f->fm.nr_writes) {
+	if (f->fm.nr_writes && f->ring.event_idx) {
 		const struct fmw_write *w = &f->fm.log[0];
 
 		FUZZ_CHECK(w->addr == used_elem_addr(f, f->ring.num) &&
@@ -530,7 +550,58 @@ static int enable_kicks(struct ring_fuzz *f)
 				   (w->bytes[0] | w->bytes[1] << 8) ==
 					   f->ring.last_avail,
 			   "avail_event written wrong");
+	} else if (f->fm.nr_writes) {
+		check_flags_write(f, 0, "enable_kicks");
 	}
+	FUZZ_CHECK(ret < 0 || !clear || f->fm.nr_writes,
+		   "kicks re-armed with VRING_USED_F_NO_NOTIFY left set");
+	if (ret >= 0)
+		f->kicks_off = false;
+	return ret;
+}
+
+/*
+ * Ask for no kicks: without EVENT_IDX one write of NO_NOTIFY, the first
+ * time only; with it, nothing (avail_event stays behind).
+ */
+static void disable_kicks(struct ring_fuzz *f)
+{
+	bool set = !f->ring.event_idx && !f->kicks_off;
+	bool was_started = f->started;
+	int ret;
+
+	fmw_clear_log(&f->fm);
+	ret = vsb_ring_disable_kicks(&f->ring);
+	if (!was_started)
+		take_start_write(f);
+	FUZZ_CHECK(ret == 0 || ret == -EIO, "disable_kicks: %d", ret);
+	FUZZ_CHECK((ret < 0) == (f->ring.fault != VSB_FAULT_NONE),
+		   "disable_kicks %d with fault %s", ret,
+		   vsb_fault_name(f->ring.fault));
+	FUZZ_CHECK(f->fm.nr_writes <= set, "disable_kicks wrote %u times",
+		   f->fm.nr_writes);
+	if (f->fm.nr_writes)
+		check_flags_write(f, VRING_USED_F_NO_NOTIFY, "disable_kicks");
+	FUZZ_CHECK(ret < 0 || !set || f->fm.nr_writes,
+		   "kicks off without VRING_USED_F_NO_NOTIFY");
+	if (!ret)
+		f->kicks_off = true;
+}
+
+/* Watch the avail index: reads only, takes nothing. */
+static int poll_ring(struct ring_fuzz *f)
+{
+	u16 before = f->ring.last_avail;
+	bool was_started = f->started;
+	int ret;
+
+	fmw_clear_log(&f->fm);
+	ret = vsb_ring_poll(&f->ring);
+	if (!was_started)
+		take_start_write(f);
+	FUZZ_CHECK(ret == 1 || ret == 0 || ret == -EIO, "poll: %d", ret);
+	FUZZ_CHECK(!f->fm.nr_writes, "poll wrote");
+	FUZZ_CHECK(f->ring.last_avail == before, "poll took a chain");
 	return ret;
 }
 
@@ -626,12 +697,30 @@ static void serve(struct ring_fuzz *f)
 	int ret;
 
 	f->used_write_failed = false;
+	if (f->suppress) {
+		disable_kicks(f);
+		if (f->ring.fault) {
+			publish(f);
+			check_round(f);
+			return;
+		}
+	}
 	for (;;) {
 		ret = pop(f);
 		if (!ret) {
 			FUZZ_CHECK(
 				kicked_races != f->fm.races_fired,
 				"kicks re-armed with buffers pending, yet none");
+			/* The worker's watch before it re-arms: one look here. */
+			if (f->watch && f->kicks_off) {
+				ret = poll_ring(f);
+				if (ret > 0) {
+					kicked_races = f->fm.races_fired;
+					continue;
+				}
+				if (ret < 0)
+					break;
+			}
 			ret = enable_kicks(f);
 			if (ret > 0) {
 				kicked_races = f->fm.races_fired;

@@ -1150,6 +1150,94 @@ static void enable_kicks_with_event_idx_writes_last_avail(void **state)
 			 0);
 }
 
+/*
+ * Without EVENT_IDX, kicks go off through VRING_USED_F_NO_NOTIFY: written
+ * once however often asked, cleared once on re-arm, which then looks at
+ * the avail index again for what came meanwhile.
+ */
+static void disable_kicks_without_event_idx_sets_no_notify_once(void **state)
+{
+	struct tq *q = queue(state, NUM, 0, false, false);
+	int hdr = q->drv.used_hdr_rgn;
+
+	restart_with_flags(state, q, 0xffff);
+	assert_int_equal(vsb_ring_disable_kicks(&q->ring), 0);
+	assert_int_equal(fdrv_used_flags(&q->drv), VRING_USED_F_NO_NOTIFY);
+	/* the start's 0, then NO_NOTIFY */
+	assert_int_equal(fmem_writes(mem(state), hdr), 2);
+	assert_int_equal(vsb_ring_disable_kicks(&q->ring), 0);
+	assert_int_equal(fmem_writes(mem(state), hdr), 2);
+
+	/* a command added with kicks off is found by the re-arm */
+	fdrv_add_chain(&q->drv, FBUFS(RD(0x1000, 4)));
+	assert_int_equal(vsb_ring_enable_kicks(&q->ring), 1);
+	assert_int_equal(fdrv_used_flags(&q->drv), 0);
+	assert_int_equal(fmem_writes(mem(state), hdr), 3);
+	assert_int_equal(tq_pop(q), 1);
+	/* kicks already on: nothing more to write */
+	assert_int_equal(vsb_ring_enable_kicks(&q->ring), 0);
+	assert_int_equal(fmem_writes(mem(state), hdr), 3);
+	assert_int_equal(fdrv_avail_event(&q->drv), FDRV_POISON16);
+
+	/* a new start forgets that kicks were off */
+	assert_int_equal(vsb_ring_disable_kicks(&q->ring), 0);
+	restart_with_flags(state, q, 0);
+	assert_int_equal(vsb_ring_enable_kicks(&q->ring), 0);
+	assert_int_equal(fmem_writes(mem(state), hdr), 1);
+	assert_int_equal(fdrv_used_flags(&q->drv), 0);
+}
+
+/* With EVENT_IDX, kicks go off by leaving avail_event where it is. */
+static void disable_kicks_with_event_idx_writes_nothing(void **state)
+{
+	struct tq *q = queue(state, NUM, 300, true, false);
+
+	assert_int_equal(vsb_ring_enable_kicks(&q->ring), 0);
+	assert_int_equal(fdrv_avail_event(&q->drv), 300);
+	fmem_reset_counts(mem(state));
+	assert_int_equal(vsb_ring_disable_kicks(&q->ring), 0);
+	fdrv_add_chain(&q->drv, FBUFS(RD(0x1000, 4)));
+	fdrv_add_chain(&q->drv, FBUFS(RD(0x1000, 4)));
+	assert_int_equal(tq_pop(q), 1);
+	assert_int_equal(fmem_writes(mem(state), q->drv.used_hdr_rgn) +
+				 fmem_writes(mem(state), q->drv.used_ring_rgn),
+			 0);
+	assert_int_equal(fdrv_avail_event(&q->drv), 300);
+	assert_int_equal(vsb_ring_enable_kicks(&q->ring), 1);
+	assert_int_equal(fdrv_avail_event(&q->drv), 301);
+	assert_int_equal(fdrv_used_flags(&q->drv), 0);
+}
+
+/* Polling reads the avail index only, and takes nothing. */
+static void poll_sees_new_buffers_without_taking_them(void **state)
+{
+	struct tq *q = queue(state, NUM, 0, false, false);
+
+	assert_int_equal(vsb_ring_poll(&q->ring), 0);
+	fmem_reset_counts(mem(state));
+	fdrv_add_chain(&q->drv, FBUFS(RD(0x1000, 4)));
+	assert_int_equal(vsb_ring_poll(&q->ring), 1);
+	assert_int_equal(vsb_ring_poll(&q->ring), 1);
+	assert_int_equal(fmem_reads(mem(state), q->drv.avail_rgn), 2);
+	assert_int_equal(fdrv_used_writes(&q->drv), 0);
+	assert_int_equal(q->ring.last_avail, 0);
+	assert_int_equal(tq_pop(q), 1);
+	assert_int_equal(vsb_ring_poll(&q->ring), 0);
+}
+
+/* A used header the device cannot write: kicks cannot go off either. */
+static void disable_kicks_read_only_used_is_ring_fault(void **state)
+{
+	struct tq *q = queue(state, NUM, 0, false, false);
+
+	assert_int_equal(vsb_ring_start(&q->ring), 0);
+	fmem_set_perm(mem(state), q->drv.used_hdr_rgn, FMEM_RO);
+	assert_int_equal(vsb_ring_disable_kicks(&q->ring), -EIO);
+	assert_int_equal(q->ring.fault, VSB_FAULT_RING_ACCESS);
+	assert_int_equal(vsb_ring_poll(&q->ring), -EIO);
+	assert_int_equal(vsb_ring_disable_kicks(&q->ring), -EIO);
+}
+
 /* ---- index wraparound ---- */
 
 /* Offer n chains (the k-th with k readable bytes), take, complete them. */
@@ -1409,6 +1497,10 @@ int main(void)
 		T(first_decision_always_notifies),
 		T(enable_kicks_without_event_idx_leaves_avail_event),
 		T(enable_kicks_with_event_idx_writes_last_avail),
+		T(disable_kicks_without_event_idx_sets_no_notify_once),
+		T(disable_kicks_with_event_idx_writes_nothing),
+		T(poll_sees_new_buffers_without_taking_them),
+		T(disable_kicks_read_only_used_is_ring_fault),
 		T(u16_index_wraparound),
 		T(chain_read_across_segments),
 		T(chain_write_across_segments),
