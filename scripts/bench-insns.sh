@@ -103,7 +103,7 @@ for run in each/poll once/poll each/call once/call; do
 			t = (user[i] + kernel[i]) / cmds
 			printf "%-8s %-9s %10.0f %10.0f %10.0f %8.2fx %13s\n", dev[i], mode[i], user[i] / cmds, kernel[i] / cmds, t, (base > 0 ? base / t : 0), med[i]
 		}
-		print "VS_STOCK: stock0 parallel divided by the row (higher is cheaper). batch0: batch, polling; batch1: immediate, polling; batch2: batch, kick_poll_us=0."
+		print "VS_STOCK: stock0 parallel divided by the row (higher is cheaper). batch0: batch, polling; batch1: immediate, polling; batch2: batch, kick_poll_us=0; batch3: batch, polling, suppress_kicks=N."
 		print "Times are from the same boot, slowed by the plugin."
 		exit bad
 	}' "$guest" "$raw" | tee -a "$out.tmp"

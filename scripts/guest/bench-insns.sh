@@ -3,7 +3,7 @@
 #
 # Inside the test-bed VM, under QEMU's insn_count plugin (see
 # scripts/bench-insns.sh): one vdpactl-batch compare of stock vdpa_sim_net
-# and three vdpa_sim_batch devices that differ in one device-side choice
+# and four vdpa_sim_batch devices that differ in one device-side choice
 # each, devices alternating round by round, equal 256-entry rings, the
 # same negotiated features, MAC_ADDR_SET payloads that change every round:
 #
@@ -12,6 +12,8 @@
 #            what batching alone buys
 #   batch2   batch completion, kick_poll_us=0: what polling costs and
 #            buys, and counts that do not depend on the clock
+#   batch3   batch completion, polling, suppress_kicks=N: what asking
+#            the driver not to kick buys
 #
 # Prints "slot N DEVICE MODE" for each run (the plugin's slots are the
 # runs' indices), then compare's JSON on one line prefixed "compare ".
@@ -24,7 +26,7 @@ COUNT=${1:?}
 ROUNDS=${2:?}
 KICK=${3:?}
 WAIT=${4:?}
-POLL=/sys/module/vdpa_sim_batch/parameters/kick_poll_us
+PARAMS=/sys/module/vdpa_sim_batch/parameters
 
 tb_load_stock
 tb_load_batch
@@ -32,14 +34,17 @@ tb_dev_add stock0 vdpasim_net vhost_vdpa
 tb_dev_add batch0 vdpasim_batch vhost_vdpa
 tb_dev_add batch1 vdpasim_batch vhost_vdpa
 vdpactl-batch dev batching batch1 completion immediate
-poll=$(cat "$POLL")
-echo 0 >"$POLL"
+poll=$(cat $PARAMS/kick_poll_us)
+echo 0 >$PARAMS/kick_poll_us
 tb_dev_add batch2 vdpasim_batch vhost_vdpa
-echo "$poll" >"$POLL"
+echo "$poll" >$PARAMS/kick_poll_us
+echo N >$PARAMS/suppress_kicks
+tb_dev_add batch3 vdpasim_batch vhost_vdpa
+echo Y >$PARAMS/suppress_kicks
 
 vdpactl-batch -j compare --count "$COUNT" --rounds "$ROUNDS" --kick "$KICK" \
 	--wait "$WAIT" --ring-size 256 --dev stock0 --dev batch0 --dev batch1 --dev batch2 \
-	>/tmp/insns.json
+	--dev batch3 >/tmp/insns.json
 jq -r '.compare.results | to_entries[] |
 	"slot \(.key) \(.value.device) \(.value.mode)"' /tmp/insns.json
 printf 'compare %s\n' "$(jq -c . /tmp/insns.json)"
