@@ -600,6 +600,8 @@ static void compare_table_csv_and_json(void **state)
 				 &out),
 			 CMD_OK);
 	expect_contains(out, "DEVICE     MGMTDEV          MODE");
+	/* A load's p99 over N, and labelled so: not a per-command p99. */
+	expect_contains(out, "MEDIAN_US/CMD  P99_LOAD/N_US  SPEEDUP\n");
 	expect_contains(out, "vdpa0      vdpasim_net      serial");
 	expect_contains(out, "1.00\n");
 	expect_contains(out, "1.33\n");
@@ -611,6 +613,8 @@ static void compare_table_csv_and_json(void **state)
 				 &out),
 			 CMD_OK);
 	expect_contains(out, "device,mgmtdev,mode,kick,wait,profile,count,");
+	expect_contains(out, ",median_us_per_command,p99_load_us_per_command,"
+			     "speedup\n");
 	expect_contains(out, "vdpa0,vdpasim_net,parallel,each,poll,mac,30,10,"
 			     "900.000,3.000,3.000,3.000,1.333\n");
 	free(out);
@@ -624,7 +628,7 @@ static void compare_table_csv_and_json(void **state)
 	expect_contains(out, "\"mode\":\"serial\",\"total_us\":1200.000");
 	expect_contains(out, "\"speedup\":1.333}]");
 	/* The same counters as load, per device and mode. */
-	expect_contains(out, "\"p99_us_per_command\":4.000,"
+	expect_contains(out, "\"p99_load_us_per_command\":4.000,"
 			     "\"total_commands\":300,\"batches\":");
 	expect_contains(out, "\"vstats\":{\"queue_index\":2,\"delta\":"
 			     "{\"cvq requests\":300,\"cvq successes\":300}}");
