@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vdpactl-batch works unchanged on vdpasim_batch: loads in both modes are
 # acked and counted, every vendor counter is reported, and compare puts it
-# beside stock vdpa_sim_net.
+# beside stock vdpa_sim_net, against the baseline asked for and with each
+# device's CPU cost (the tool's and the kernel threads').
 . tests/lib/tap.sh
 . tests/vm/lib/testbed.sh
 
@@ -12,7 +13,7 @@ field() {
 	jq -r ".load.b0$1" "$OUT"
 }
 
-tap_plan 8
+tap_plan 16
 tb_load_batch
 tb_load_stock
 tb_dev_add b0 vdpasim_batch vhost_vdpa
@@ -36,4 +37,32 @@ tap_is "$(printf '%s\n' "$table" | grep -c 'vdpasim_batch')" 2 \
 	"two rows for vdpasim_batch"
 tap_is "$(printf '%s\n' "$table" | grep -c 'vdpasim_net')" 2 \
 	"two rows for vdpasim_net"
+
+# b0 comes first, so a baseline of vdpa0 is not the default.
+json=$(vdpactl-batch -j compare --count 30 --rounds 20 --cpu --baseline vdpa0)
+tap_is "$?" 0 "compare --cpu --baseline vdpa0 -j"
+results() {
+	printf '%s' "$json" | jq -r ".compare | $1"
+}
+tap_is "$(results '.baseline')" vdpa0 "the baseline is named"
+tap_is "$(results '[.results[] | select(.device == "vdpa0" and .mode == "serial") | .speedup] | join(",")')" \
+	1 "the baseline's serial row has speedup 1"
+# speedup = baseline serial median / the row's, to the 3 decimals JSON has
+# shellcheck disable=SC2016 # $ref and $want are jq's
+tap_is "$(results '(.results[] | select(.device == "vdpa0" and .mode == "serial") | .median_us_per_command) as $ref |
+	[.results[] | ($ref / .median_us_per_command) as $want |
+		select(($want - .speedup) | fabs > 0.001 * $want + 0.001)] | length')" \
+	0 "every speedup divides the baseline's serial median"
+tap_is "$(results '[.results[] | select(.client_cpu_us_per_command > 0 and .kthread_cpu_us_per_command > 0)] | length')" \
+	4 "client and kernel-thread CPU per command above 0 on every row"
+tap_is "$(results '[.results[] | select(has("p99_load_us_per_command") and (has("p99_us_per_command") | not))] | length')" \
+	4 "the load p99 over N is called so, the old key is gone"
+tap_diag "$(results '.results[] | "\(.device) \(.mode): median \(.median_us_per_command) us/cmd, client CPU \(.client_cpu_us_per_command) us/cmd, kthread CPU \(.kthread_cpu_us_per_command) us/cmd, speedup \(.speedup)"')"
+
+table=$(vdpactl-batch compare --count 30 --rounds 20 --cpu --baseline vdpa0)
+tap_diag "$table"
+tap_is "$(printf '%s\n' "$table" | grep -c '^baseline vdpa0 serial$')" 1 \
+	"the text header names the baseline"
+tap_fails "an unknown --baseline is refused" \
+	vdpactl-batch compare --count 30 --rounds 20 --baseline nosuch0
 tap_done

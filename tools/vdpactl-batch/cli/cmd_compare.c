@@ -8,11 +8,13 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/load_cli.h"
 #include "cli/load_report.h"
 #include "cli/log.h"
 #include "cli/vdpactl.h"
+#include "load/cputime.h"
 #include "load/timestats.h"
 
 #define MODES 2
@@ -21,14 +23,21 @@ static void compare_usage(void)
 {
 	fprintf(stderr,
 		"Usage: " PROG_NAME
-		" compare --count N [ --rounds R ] [ --dev NAME ]... [ --csv ]\n" LOAD_COMMON_SYNOPSIS
+		" compare --count N [ --rounds R ] [ --dev NAME ]...\n"
+		"                  [ --baseline NAME ] [ --cpu ] [ --csv ]\n" LOAD_COMMON_SYNOPSIS
 		"       " PROG_NAME " compare help\n" LOAD_LIMITS
 		"NAME: up to 16 devices bound to vhost_vdpa (default: all of them;\n"
 		"past 16, the first 16 in natural order, with a warning).\n"
 		"Each device runs serial and parallel loads, alternating with the\n"
 		"others round by round (device order rotating), after one untimed\n"
-		"warm-up load each. SPEEDUP is the first device's serial median\n"
-		"load time over this one's.\n");
+		"warm-up load each. SPEEDUP is the baseline device's serial median\n"
+		"load time over this one's: --baseline NAME, by default the first\n"
+		"device. P99_LOAD/N_US is the 99th percentile load time over N.\n"
+		"--cpu adds the CPU time per command of this process (its system\n"
+		"calls included) and of the kernel threads, from /proc before and\n"
+		"after each load. Every kernel thread counts, so background kworkers\n"
+		"do too, and so does a busy-polling device's polling; a thread that\n"
+		"appears counts from 0, one that exits adds nothing.\n");
 }
 
 struct compare_run {
@@ -42,6 +51,9 @@ struct compare_run {
 	struct time_summary per_load_ns;
 	struct time_summary per_command_ns;
 	double speedup;
+	/* --cpu: over the timed loads, not the warm-up or the gaps. */
+	uint64_t client_cpu_ns;
+	uint64_t kthread_cpu_ns;
 };
 
 /* The vendor counters of one device, read around each of its loads. */
@@ -53,6 +65,10 @@ struct compare_vstats {
 
 struct compare {
 	struct load_args args;
+	const char *baseline_name; /* --baseline; NULL: the first device */
+	unsigned int baseline; /* its index in targets */
+	bool cpu;
+	struct kthread_cpu kthreads;
 	struct load_target targets[LOAD_DEVS_MAX];
 	struct load_session *sessions[LOAD_DEVS_MAX];
 	struct compare_vstats vstats[LOAD_DEVS_MAX];
@@ -126,20 +142,81 @@ static void add_counters(struct load_counters *sum,
 }
 
 /*
- * One load through the engine "load" uses, its counters and the device's
- * vendor counters attributed to its device and mode.
+ * The kernel threads' snapshot before the process clock, and after it at
+ * the end, so that reading /proc is charged to neither.
+ */
+static int cpu_start(struct compare *c, uint64_t *client_ns)
+{
+	uint64_t before_load;
+	int err;
+
+	err = kthread_cpu_sample(&c->kthreads, &before_load);
+	if (!err)
+		err = process_cpu_ns(client_ns);
+	return err ? pr_errno(-err, "compare: CPU time") : 0;
+}
+
+static int cpu_stop(struct compare *c, struct compare_run *run,
+		    uint64_t client_start)
+{
+	uint64_t client_ns, kthread_ns;
+	int err;
+
+	err = process_cpu_ns(&client_ns);
+	if (!err)
+		err = kthread_cpu_sample(&c->kthreads, &kthread_ns);
+	if (err)
+		return pr_errno(-err, "compare: CPU time");
+	run->client_cpu_ns += client_ns - client_start;
+	run->kthread_cpu_ns += kthread_ns;
+	return 0;
+}
+
+/* The device --baseline names among those compared; 0 without it. */
+static int find_baseline(struct compare *c)
+{
+	unsigned int t;
+
+	if (!c->baseline_name)
+		return 0;
+	for (t = 0; t < c->n_targets; t++) {
+		if (!strcmp(c->targets[t].loc.name, c->baseline_name)) {
+			c->baseline = t;
+			return 0;
+		}
+	}
+	pr_err("compare: --baseline %s is not among the compared devices",
+	       c->baseline_name);
+	return -ENOENT;
+}
+
+/*
+ * One load through the engine "load" uses, its counters, the device's
+ * vendor counters and, with --cpu, the CPU time around it attributed to
+ * its device and mode.
  */
 static int run_one(struct vdpactl *ctx, struct compare *c, unsigned int t,
 		   struct compare_run *run, unsigned int round)
 {
 	struct load_counters before = *load_session_counters(c->sessions[t]);
+	uint64_t client_start = 0;
 	int err;
 
 	/* Marker slot: the run's index, as the JSON output lists runs. */
 	load_session_set_mark(c->sessions[t], (int)(run - c->runs));
+	if (c->cpu) {
+		err = cpu_start(c, &client_start);
+		if (err)
+			return err;
+	}
 	err = load_session_run(c->sessions[t], run->mode, &run->times[round]);
 	if (err)
 		return err;
+	if (c->cpu) {
+		err = cpu_stop(c, run, client_start);
+		if (err)
+			return err;
+	}
 	add_counters(&run->counters, &before,
 		     load_session_counters(c->sessions[t]));
 	read_vstats(ctx, c, t, run);
@@ -205,6 +282,7 @@ static int run_all(struct vdpactl *ctx, struct compare *c)
 
 static int summarize_all(struct compare *c)
 {
+	const struct compare_run *ref = &c->runs[c->baseline * MODES];
 	unsigned int i;
 	int err;
 
@@ -217,14 +295,24 @@ static int summarize_all(struct compare *c)
 			return pr_errno(err, "compare: statistics");
 		time_summary_scale(&run->per_load_ns, c->args.cfg.count,
 				   &run->per_command_ns);
-		/*
-		 * Medians, not totals: a busy-polling guest now and then
-		 * loses a whole scheduler tick, which swamps a total.
-		 */
-		run->speedup =
-			c->runs[0].per_load_ns.median / run->per_load_ns.median;
 	}
+	/*
+	 * Medians, not totals: a busy-polling guest now and then loses a
+	 * whole scheduler tick, which swamps a total. The baseline may come
+	 * after the row, so only once every median is known.
+	 */
+	for (i = 0; i < c->n_runs; i++)
+		c->runs[i].speedup =
+			ref->per_load_ns.median / c->runs[i].per_load_ns.median;
 	return 0;
+}
+
+/* Microseconds per command the run sent. */
+static double us_per_command(const struct compare_run *run, uint64_t ns)
+{
+	if (!run->counters.commands)
+		return 0;
+	return (double)ns / 1e3 / (double)run->counters.commands;
 }
 
 static void print_csv(FILE *f, const struct compare *c)
@@ -232,13 +320,18 @@ static void print_csv(FILE *f, const struct compare *c)
 	const struct load_config *cfg = &c->args.cfg;
 	unsigned int i;
 
-	fprintf(f, "device,mgmtdev,mode,kick,wait,profile,count,rounds,"
-		   "total_us,us_per_command,median_us_per_command,"
-		   "p99_us_per_command,speedup\n");
+	fprintf(f,
+		"device,mgmtdev,mode,kick,wait,profile,count,rounds,"
+		"total_us,us_per_command,median_us_per_command,"
+		"p99_load_us_per_command,speedup,baseline%s\n",
+		c->cpu ?
+			",client_cpu_us_per_command,kthread_cpu_us_per_command" :
+			"");
 	for (i = 0; i < c->n_runs; i++) {
 		const struct compare_run *run = &c->runs[i];
 
-		fprintf(f, "%s,%s,%s,%s,%s,%s,%u,%u,%.3f,%.3f,%.3f,%.3f,%.3f\n",
+		fprintf(f,
+			"%s,%s,%s,%s,%s,%s,%u,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%s",
 			run->target->loc.name, run->target->mgmtdev,
 			load_mode_names[run->mode], load_kick_names[cfg->kick],
 			load_wait_names[cfg->wait],
@@ -246,7 +339,13 @@ static void print_csv(FILE *f, const struct compare *c)
 			cfg->rounds, run->per_load_ns.total / 1e3,
 			run->per_command_ns.mean / 1e3,
 			run->per_command_ns.median / 1e3,
-			run->per_command_ns.p99 / 1e3, run->speedup);
+			run->per_command_ns.p99 / 1e3, run->speedup,
+			c->targets[c->baseline].loc.name);
+		if (c->cpu)
+			fprintf(f, ",%.3f,%.3f",
+				us_per_command(run, run->client_cpu_ns),
+				us_per_command(run, run->kthread_cpu_ns));
+		fputc('\n', f);
 	}
 }
 
@@ -308,10 +407,19 @@ static void print_run(struct output *o, const struct compare *c,
 		     run->per_command_ns.mean / 1e3);
 	print_double(o, PRINT_ANY, "median_us_per_command", " %14.3f",
 		     run->per_command_ns.median / 1e3);
-	print_double(o, PRINT_ANY, "p99_us_per_command", " %11.3f",
+	/* The p99 load over N: no per-command p99 is measured. */
+	print_double(o, PRINT_ANY, "p99_load_us_per_command", " %14.3f",
 		     run->per_command_ns.p99 / 1e3);
 	print_run_counters(o, run, &c->vstats[(size_t)(run - c->runs) / MODES]);
 	print_double(o, PRINT_ANY, "speedup", " %8.2f", run->speedup);
+	if (c->cpu) {
+		print_double(o, PRINT_ANY, "client_cpu_us_per_command",
+			     " %17.3f",
+			     us_per_command(run, run->client_cpu_ns));
+		print_double(o, PRINT_ANY, "kthread_cpu_us_per_command",
+			     " %18.3f",
+			     us_per_command(run, run->kthread_cpu_ns));
+	}
 	if (run->info->note[0])
 		print_string(o, PRINT_JSON, "note", NULL, run->info->note);
 	print_nl(o);
@@ -333,9 +441,15 @@ static void print_table(struct output *o, const struct compare *c)
 	print_string(o, PRINT_ANY, "wait", " wait %s",
 		     load_wait_names[cfg->wait]);
 	print_bool(o, PRINT_ANY, "asid", " asid %s\n", cfg->asid);
-	print_text(o, "%-10s %-16s %-9s %12s %8s %14s %11s %8s\n", "DEVICE",
+	print_string(o, PRINT_ANY, "baseline", "baseline %s serial\n",
+		     c->targets[c->baseline].loc.name);
+	print_text(o, "%-10s %-16s %-9s %12s %8s %14s %14s %8s", "DEVICE",
 		   "MGMTDEV", "MODE", "TOTAL_US", "US/CMD", "MEDIAN_US/CMD",
-		   "P99_US/CMD", "SPEEDUP");
+		   "P99_LOAD/N_US", "SPEEDUP");
+	if (c->cpu)
+		print_text(o, " %17s %18s", "CLIENT_CPU_US/CMD",
+			   "KTHREAD_CPU_US/CMD");
+	print_text(o, "\n");
 	open_json_array(o, "results");
 	for (i = 0; i < c->n_runs; i++)
 		print_run(o, c, &c->runs[i]);
@@ -357,10 +471,11 @@ static void print_table(struct output *o, const struct compare *c)
 	print_section_close(o);
 }
 
-static enum opt_result parse_compare_args(struct load_args *a, int argc,
+static enum opt_result parse_compare_args(struct compare *c, int argc,
 					  char **argv)
 {
-	struct opt opts[LOAD_COMMON_OPTS + 2];
+	struct load_args *a = &c->args;
+	struct opt opts[LOAD_COMMON_OPTS + 4];
 	size_t n = load_common_opts(a, opts);
 
 	opts[n++] = (struct opt){ .name = "dev",
@@ -368,6 +483,12 @@ static enum opt_result parse_compare_args(struct load_args *a, int argc,
 				  .value = a->devs,
 				  .count = &a->n_devs,
 				  .capacity = LOAD_DEVS_MAX };
+	opts[n++] = (struct opt){ .name = "baseline",
+				  .kind = OPT_STRING,
+				  .value = &c->baseline_name };
+	opts[n++] = (struct opt){ .name = "cpu",
+				  .kind = OPT_FLAG,
+				  .value = &c->cpu };
 	opts[n++] = (struct opt){ .name = "csv",
 				  .kind = OPT_FLAG,
 				  .value = &a->csv };
@@ -382,6 +503,7 @@ static void release(struct compare *c)
 		load_session_close(c->sessions[i]);
 	for (i = 0; i < c->n_runs; i++)
 		free(c->runs[i].times);
+	kthread_cpu_release(&c->kthreads);
 	free(c);
 }
 
@@ -400,16 +522,29 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 		return CMD_FAIL;
 	}
 	load_args_init(&c->args);
-	if (!cmd_opts_ok(parse_compare_args(&c->args, argc, argv),
-			 compare_usage, &status))
+	if (!cmd_opts_ok(parse_compare_args(c, argc, argv), compare_usage,
+			 &status))
 		goto out;
 	if (c->args.csv && ctx->json) {
 		pr_err("compare: --csv and -j exclude each other");
 		status = CMD_USAGE;
 		goto out;
 	}
-	if (load_resolve_targets(ctx, &c->args, c->targets, &c->n_targets) ||
-	    open_all(ctx, c))
+	if (load_resolve_targets(ctx, &c->args, c->targets, &c->n_targets))
+		goto out;
+	if (find_baseline(c)) {
+		status = CMD_USAGE;
+		goto out;
+	}
+	if (c->cpu) {
+		int err = kthread_cpu_init(&c->kthreads, "/proc");
+
+		if (err) {
+			pr_errno(-err, "compare: /proc");
+			goto out;
+		}
+	}
+	if (open_all(ctx, c))
 		goto out;
 	if (run_all(ctx, c)) {
 		/* Keep the whole rounds before the failure, if any. */

@@ -105,6 +105,12 @@ static const struct cli_case cases[] = {
 	{ CMD_FAIL, "compare --count 30 --dev vdpa0 --dev vdpa0" },
 	{ CMD_FAIL, "compare --count 30 --rounds 2" }, /* vdpa5 is busy */
 	{ CMD_FAIL, "compare --count 30 --dev vdpa0 --dev vdpa1" },
+	{ CMD_OK, "compare --count 30 --rounds 3 --dev vdpa0 --cpu" },
+	{ CMD_OK, "compare --count 30 --rounds 3 --dev vdpa0 --cpu --csv" },
+	{ CMD_OK,
+	  "compare --count 30 --rounds 3 --dev vdpa0 --baseline vdpa0" },
+	{ CMD_USAGE, "compare --count 30 --dev vdpa0 --baseline vdpa3" },
+	{ CMD_USAGE, "compare --count 30 --dev vdpa0 --baseline" },
 	{ CMD_USAGE, "compare --count 30 --dev a --dev b --dev c --dev d "
 		     "--dev e --dev f --dev g --dev h --dev i --dev j "
 		     "--dev k --dev l --dev m --dev n --dev o --dev p "
@@ -569,6 +575,7 @@ static void man_page_lists_every_json_key(void **state)
 		"-j load --count 30 --rounds 10 --dev vdpa2",
 		"-j compare --count 30 --rounds 10 --dev vdpa0",
 		"-j compare --count 30 --rounds 10 --dev vdpa2",
+		"-j compare --count 30 --rounds 3 --dev vdpa0 --cpu",
 		"-j inject next-loop --dev vdpa0",
 		"-j inject next-loop --dev vdpa2",
 		"-j inject list",
@@ -600,6 +607,8 @@ static void compare_table_csv_and_json(void **state)
 				 &out),
 			 CMD_OK);
 	expect_contains(out, "DEVICE     MGMTDEV          MODE");
+	/* A load's p99 over N, and labelled so: not a per-command p99. */
+	expect_contains(out, "MEDIAN_US/CMD  P99_LOAD/N_US  SPEEDUP\n");
 	expect_contains(out, "vdpa0      vdpasim_net      serial");
 	expect_contains(out, "1.00\n");
 	expect_contains(out, "1.33\n");
@@ -611,8 +620,10 @@ static void compare_table_csv_and_json(void **state)
 				 &out),
 			 CMD_OK);
 	expect_contains(out, "device,mgmtdev,mode,kick,wait,profile,count,");
+	expect_contains(out, ",median_us_per_command,p99_load_us_per_command,"
+			     "speedup,baseline\n");
 	expect_contains(out, "vdpa0,vdpasim_net,parallel,each,poll,mac,30,10,"
-			     "900.000,3.000,3.000,3.000,1.333\n");
+			     "900.000,3.000,3.000,3.000,1.333,vdpa0\n");
 	free(out);
 
 	assert_int_equal(run_cli(*state,
@@ -624,7 +635,7 @@ static void compare_table_csv_and_json(void **state)
 	expect_contains(out, "\"mode\":\"serial\",\"total_us\":1200.000");
 	expect_contains(out, "\"speedup\":1.333}]");
 	/* The same counters as load, per device and mode. */
-	expect_contains(out, "\"p99_us_per_command\":4.000,"
+	expect_contains(out, "\"p99_load_us_per_command\":4.000,"
 			     "\"total_commands\":300,\"batches\":");
 	expect_contains(out, "\"vstats\":{\"queue_index\":2,\"delta\":"
 			     "{\"cvq requests\":300,\"cvq successes\":300}}");
@@ -636,6 +647,60 @@ static void compare_table_csv_and_json(void **state)
 			 CMD_OK);
 	expect_contains(out, "vdpa0 parallel: commands 300 batches ");
 	expect_contains(out, " vstats cvq requests +300, cvq successes +300\n");
+	free(out);
+}
+
+static void compare_baseline_and_cpu(void **state)
+{
+	char *out;
+
+	/* The reference is always named, the first device by default. */
+	assert_int_equal(run_cli(*state,
+				 "compare --count 30 --rounds 3 --dev vdpa0",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, " asid false\nbaseline vdpa0 serial\nDEVICE ");
+	expect_contains(out, "  SPEEDUP\n");
+	assert_null(strstr(out, "CPU"));
+	free(out);
+	assert_int_equal(run_cli(*state,
+				 "-j compare --count 30 --rounds 1 --dev vdpa0 "
+				 "--dev vdpa2 --baseline vdpa2",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "\"asid\":false,\"baseline\":\"vdpa2\",");
+	/* vdpa0 times as vdpa2 does: each row against the later baseline. */
+	expect_contains(out, "\"device\":\"vdpa0\",\"mgmtdev\":\"vdpasim_net\","
+			     "\"mode\":\"serial\"");
+	expect_contains(out,
+			"\"speedup\":1.000},{\"device\":\"vdpa0\","
+			"\"mgmtdev\":\"vdpasim_net\",\"mode\":\"parallel\"");
+	assert_null(strstr(out, "cpu_us"));
+	free(out);
+
+	assert_int_equal(run_cli(*state,
+				 "compare --count 30 --rounds 3 --dev vdpa0 "
+				 "--cpu",
+				 &out),
+			 CMD_OK);
+	expect_contains(out,
+			"  SPEEDUP CLIENT_CPU_US/CMD KTHREAD_CPU_US/CMD\n");
+	free(out);
+	assert_int_equal(run_cli(*state,
+				 "-j compare --count 30 --rounds 3 --dev vdpa0 "
+				 "--cpu",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, ",\"client_cpu_us_per_command\":");
+	expect_contains(out, ",\"kthread_cpu_us_per_command\":");
+	free(out);
+	assert_int_equal(run_cli(*state,
+				 "compare --count 30 --rounds 3 --dev vdpa0 "
+				 "--cpu --csv",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, ",speedup,baseline,client_cpu_us_per_command,"
+			     "kthread_cpu_us_per_command\n");
 	free(out);
 }
 
@@ -764,6 +829,7 @@ int main(void)
 		cmocka_unit_test(late_failure_keeps_samples),
 		cmocka_unit_test(man_page_lists_every_json_key),
 		cmocka_unit_test(compare_table_csv_and_json),
+		cmocka_unit_test(compare_baseline_and_cpu),
 		cmocka_unit_test(iproute2_shaped_output),
 		cmocka_unit_test(module_state_and_stats),
 		cmocka_unit_test(load_skips_unchanged_state),
