@@ -108,6 +108,48 @@ static int open_all(struct vdpactl *ctx, struct compare *c)
 	return 0;
 }
 
+/*
+ * Like with like: every device must run the same plan -- the same
+ * commands, in a ring of the same size, under the same negotiated
+ * features -- or the comparison measures the difference in plans.
+ */
+static int check_alike(const struct compare *c)
+{
+	const struct load_info *a = load_session_info(c->sessions[0]);
+	const char *first = c->targets[0].loc.name;
+	unsigned int t, i;
+
+	for (t = 1; t < c->n_targets; t++) {
+		const struct load_info *b = load_session_info(c->sessions[t]);
+		const char *name = c->targets[t].loc.name;
+		bool same_mix = a->n_mix == b->n_mix;
+
+		if (a->ring_size != b->ring_size) {
+			pr_err("compare: %s has a %u-entry ring, %s %u: "
+			       "give --ring-size",
+			       first, a->ring_size, name, b->ring_size);
+			return -EINVAL;
+		}
+		if (a->driver_features != b->driver_features) {
+			pr_err("compare: %s negotiated features 0x%" PRIx64
+			       ", %s 0x%" PRIx64,
+			       first, a->driver_features, name,
+			       b->driver_features);
+			return -EINVAL;
+		}
+		for (i = 0; same_mix && i < a->n_mix; i++)
+			same_mix = !strcmp(a->mix[i].name, b->mix[i].name) &&
+				   a->mix[i].count == b->mix[i].count;
+		if (!same_mix) {
+			pr_err("compare: %s and %s would send different "
+			       "commands (\"load\" on each lists them)",
+			       first, name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static void read_vstats(struct vdpactl *ctx, struct compare *c, unsigned int t,
 			struct compare_run *run)
 {
@@ -440,7 +482,9 @@ static void print_table(struct output *o, const struct compare *c)
 		     load_kick_names[cfg->kick]);
 	print_string(o, PRINT_ANY, "wait", " wait %s",
 		     load_wait_names[cfg->wait]);
-	print_bool(o, PRINT_ANY, "asid", " asid %s\n", cfg->asid);
+	print_bool(o, PRINT_ANY, "asid", " asid %s", cfg->asid);
+	print_uint(o, PRINT_ANY, "ring_size", " ring %u\n",
+		   c->runs[0].info->ring_size);
 	print_string(o, PRINT_ANY, "baseline", "baseline %s serial\n",
 		     c->targets[c->baseline].loc.name);
 	print_text(o, "%-10s %-16s %-9s %12s %8s %14s %14s %8s", "DEVICE",
@@ -544,7 +588,7 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 			goto out;
 		}
 	}
-	if (open_all(ctx, c))
+	if (open_all(ctx, c) || check_alike(c))
 		goto out;
 	if (run_all(ctx, c)) {
 		/* Keep the whole rounds before the failure, if any. */

@@ -4,8 +4,9 @@
  * netlink clients, load engine) so that test_cli runs whole command lines
  * without a kernel. Devices: vdpa0 works and is a vdpa_sim_batch device
  * (MAC 02:00:00:00:00:01, VLANs 1-3 and 7), vdpa2 NACKs a command of its third load, vdpa5
- * is busy, vdpa3 has no statistics yet; any other name does not exist.
- * vdpa_sim_batch reports EPERM for changes to "vdpa3".
+ * is busy, vdpa3 has no statistics yet and a session unlike the others
+ * (a 128-entry ring by default, and CTRL_MAC_ADDR negotiated); any other
+ * name does not exist. vdpa_sim_batch reports EPERM for changes to "vdpa3".
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -320,6 +321,11 @@ int load_session_open(struct load_session **session, const char *devname,
 		.has_last_mac = true,
 		.last_mac = "02:00:00:00:00:1e",
 	};
+	if (!strcmp(devname, "vdpa3")) {
+		s->info.driver_features |= 1ULL << VIRTIO_NET_F_CTRL_MAC_ADDR;
+		if (!cfg->ring_size)
+			s->info.ring_size = 128;
+	}
 	*session = s;
 	return 0;
 }

@@ -242,6 +242,7 @@ static int setup(void **state)
 	fake_tree_add(t, "vdpa0", "vhost_vdpa", 0);
 	fake_tree_add(t, "vdpa1", "virtio_vdpa", -1);
 	fake_tree_add(t, "vdpa2", "vhost_vdpa", 2);
+	fake_tree_add(t, "vdpa3", "vhost_vdpa", 3);
 	fake_tree_add(t, "vdpa4", NULL, -1);
 	fake_tree_add(t, "vdpa5", "vhost_vdpa", 5);
 	*state = t;
@@ -650,6 +651,32 @@ static void compare_table_csv_and_json(void **state)
 	free(out);
 }
 
+/* Devices that would not run the same plan are not compared. */
+static void compare_refuses_unlike_devices(void **state)
+{
+	char *out, *err;
+
+	assert_int_equal(run_cli_io(*state,
+				    "compare --count 30 --rounds 3 --dev vdpa0 "
+				    "--dev vdpa3",
+				    &out, &err),
+			 CMD_FAIL);
+	expect_contains(err, "compare: vdpa0 has a 64-entry ring, vdpa3 128: "
+			     "give --ring-size");
+	assert_null(strstr(out, "DEVICE"));
+	free(out);
+	free(err);
+	assert_int_equal(run_cli_io(*state,
+				    "compare --count 30 --rounds 3 --dev vdpa0 "
+				    "--dev vdpa3 --ring-size 64",
+				    &out, &err),
+			 CMD_FAIL);
+	expect_contains(err, "compare: vdpa0 negotiated features 0x20000, "
+			     "vdpa3 0x820000");
+	free(out);
+	free(err);
+}
+
 static void compare_baseline_and_cpu(void **state)
 {
 	char *out;
@@ -659,7 +686,8 @@ static void compare_baseline_and_cpu(void **state)
 				 "compare --count 30 --rounds 3 --dev vdpa0",
 				 &out),
 			 CMD_OK);
-	expect_contains(out, " asid false\nbaseline vdpa0 serial\nDEVICE ");
+	expect_contains(out,
+			" asid false ring 64\nbaseline vdpa0 serial\nDEVICE ");
 	expect_contains(out, "  SPEEDUP\n");
 	assert_null(strstr(out, "CPU"));
 	free(out);
@@ -668,7 +696,7 @@ static void compare_baseline_and_cpu(void **state)
 				 "--dev vdpa2 --baseline vdpa2",
 				 &out),
 			 CMD_OK);
-	expect_contains(out, "\"asid\":false,\"baseline\":\"vdpa2\",");
+	expect_contains(out, "\"asid\":false,\"ring_size\":64,\"baseline\":\"vdpa2\",");
 	/* vdpa0 times as vdpa2 does: each row against the later baseline. */
 	expect_contains(out, "\"device\":\"vdpa0\",\"mgmtdev\":\"vdpasim_net\","
 			     "\"mode\":\"serial\"");
@@ -829,6 +857,7 @@ int main(void)
 		cmocka_unit_test(late_failure_keeps_samples),
 		cmocka_unit_test(man_page_lists_every_json_key),
 		cmocka_unit_test(compare_table_csv_and_json),
+		cmocka_unit_test(compare_refuses_unlike_devices),
 		cmocka_unit_test(compare_baseline_and_cpu),
 		cmocka_unit_test(iproute2_shaped_output),
 		cmocka_unit_test(module_state_and_stats),
