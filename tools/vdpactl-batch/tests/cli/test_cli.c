@@ -696,7 +696,8 @@ static void compare_baseline_and_cpu(void **state)
 				 "--dev vdpa2 --baseline vdpa2",
 				 &out),
 			 CMD_OK);
-	expect_contains(out, "\"asid\":false,\"ring_size\":64,\"baseline\":\"vdpa2\",");
+	expect_contains(
+		out, "\"asid\":false,\"ring_size\":64,\"baseline\":\"vdpa2\",");
 	/* vdpa0 times as vdpa2 does: each row against the later baseline. */
 	expect_contains(out, "\"device\":\"vdpa0\",\"mgmtdev\":\"vdpasim_net\","
 			     "\"mode\":\"serial\"");
