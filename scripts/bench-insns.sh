@@ -101,7 +101,25 @@ for run in each/poll once/poll each/call once/call; do
 				continue
 			}
 			t = (user[i] + kernel[i]) / cmds
+			total[dev[i], mode[i]] = t
 			printf "%-8s %-9s %10.0f %10.0f %10.0f %8.2fx %13s\n", dev[i], mode[i], user[i] / cmds, kernel[i] / cmds, t, (base > 0 ? base / t : 0), med[i]
+		}
+		if (bad)
+			exit bad
+		# What each choice is worth: the ratio of instructions without
+		# it to with it.
+		printf "%-44s %8s %8s\n", "worth (instructions without / with)", "serial", "parallel"
+		split("stock0 batch1 our engine: stock0 / batch1,batch1 batch0 batching alone: batch1 / batch0,batch2 batch0 kick polling: batch2 / batch0,batch3 batch0 kick suppression: batch3 / batch0,stock0 batch0 all of it: stock0 / batch0", what, ",")
+		for (w = 1; w in what; w++) {
+			n2 = split(what[w], f, " ")
+			label = f[3]
+			for (j = 4; j <= n2; j++)
+				label = label " " f[j]
+			if (!total[f[2], "serial"] || !total[f[2], "parallel"]) {
+				printf "bench-insns: no %s rows\n", f[2]
+				exit 1
+			}
+			printf "%-44s %8.2f %8.2f\n", label, total[f[1], "serial"] / total[f[2], "serial"], total[f[1], "parallel"] / total[f[2], "parallel"]
 		}
 		print "VS_STOCK: stock0 parallel divided by the row (higher is cheaper). batch0: batch, polling; batch1: immediate, polling; batch2: batch, kick_poll_us=0; batch3: batch, polling, suppress_kicks=N."
 		print "Times are from the same boot, slowed by the plugin."
