@@ -14,11 +14,43 @@
 #   nosup0   suppress_kicks=N: the driver kicks for every command
 #
 # First as QEMU's shadow virtqueue kicks (once per command), then kicking
-# once per batch, then once per batch and sleeping for the ack.
+# once per batch, then once per batch and sleeping for the ack. Then worker
+# placement, for stock0 and batch0 alike: the client pinned to CPU 0 and
+# every device's worker to CPU 0 too ("same") or to CPU 1 ("other"),
+# against the scheduler's choice above.
 set -e
 . tests/vm/lib/testbed.sh
 
 PARAMS=/sys/module/vdpa_sim_batch/parameters
+WQ_MASK=/sys/devices/virtual/workqueue/vdpa_sim_batch/cpumask
+
+# stock_workers: the pids of stock vdpa_sim's kthread workers.
+stock_workers() {
+	grep -l '^vDPA sim worker' /proc/[0-9]*/comm | cut -d/ -f3
+}
+
+# pin_workers MASK: every device's worker on the CPUs of hex MASK.
+pin_workers() {
+	echo "$1" >$WQ_MASK
+	for pid in $(stock_workers); do
+		taskset -p "$1" "$pid" >/dev/null
+	done
+}
+
+# placement KICK WAIT: stock0 and batch0 with the client on CPU 0 and the
+# workers on CPU 0, then on CPU 1.
+placement() {
+	all=$(cat $WQ_MASK)
+	for where in same:1 other:2; do
+		pin_workers "${where#*:}"
+		echo "worker placement ${where%:*} (client on CPU 0, workers on mask ${where#*:}), kick $1, wait $2:"
+		taskset 1 vdpactl-batch compare --count 30 --rounds 200 \
+			--ring-size 256 --kick "$1" --wait "$2" \
+			--baseline stock0 --dev stock0 --dev batch0 >/tmp/placement
+		grep -v ': commands \|^profile \|^baseline ' /tmp/placement
+	done
+	pin_workers "$all"
+}
 
 tb_standard_devices
 echo immediate >$PARAMS/completion
@@ -40,3 +72,6 @@ for run in each/poll once/poll once/call; do
 		>/tmp/compare.json
 	jq -r -f scripts/guest/attribution.jq /tmp/compare.json
 done
+echo
+placement each poll
+placement once call
