@@ -422,32 +422,33 @@ static int map_shm(struct cvq_dev *d, const struct shm_plan *plan,
 	return cvq_dev_remap(d);
 }
 
+typedef int (*iotlb_op_t)(struct vhost_vdpa *v, uint32_t asid,
+			  const struct iotlb_map *maps, unsigned int n);
+
 /*
- * The data queues' rings stay in address space 0 (their group's) when the
- * CVQ's group has one of its own; otherwise all maps go in one batch.
+ * @op on every map. The data queues' rings stay in address space 0 (their
+ * group's) when the CVQ's group has one of its own; otherwise all maps go
+ * together, in one batch.
  */
-int cvq_dev_remap(struct cvq_dev *d)
+static int each_map(struct cvq_dev *d, iotlb_op_t op)
 {
 	unsigned int n_cvq = d->asid ? d->n_cvq_maps : d->n_maps;
 	int err;
 
-	err = vhost_vdpa_iotlb_map(&d->vhost, d->asid, d->maps, n_cvq);
+	err = op(&d->vhost, d->asid, d->maps, n_cvq);
 	if (!err && n_cvq < d->n_maps)
-		err = vhost_vdpa_iotlb_map(&d->vhost, 0, d->maps + n_cvq,
-					   d->n_maps - n_cvq);
+		err = op(&d->vhost, 0, d->maps + n_cvq, d->n_maps - n_cvq);
 	return err;
+}
+
+int cvq_dev_remap(struct cvq_dev *d)
+{
+	return each_map(d, vhost_vdpa_iotlb_map);
 }
 
 int cvq_dev_unmap(struct cvq_dev *d)
 {
-	unsigned int n_cvq = d->asid ? d->n_cvq_maps : d->n_maps;
-	int err;
-
-	err = vhost_vdpa_iotlb_unmap(&d->vhost, d->asid, d->maps, n_cvq);
-	if (!err && n_cvq < d->n_maps)
-		err = vhost_vdpa_iotlb_unmap(&d->vhost, 0, d->maps + n_cvq,
-					     d->n_maps - n_cvq);
-	return err;
+	return each_map(d, vhost_vdpa_iotlb_unmap);
 }
 
 /* A vring ioctl on queue @index, named with the queue in a failure. */
@@ -665,15 +666,23 @@ int cvq_dev_start(struct cvq_dev *d, const struct cvq_dev_layout *layout)
 	return err ? err : cvq_dev_driver_ok(d);
 }
 
+/* After a reset: FEATURES_OK and the CVQ's address space as before. */
+static int features_ok_again(struct cvq_dev *d)
+{
+	int err = status_to_features_ok(d);
+
+	/* A reset gave every group address space 0 again. */
+	if (!err && d->asid)
+		err = isolate_cvq_group(d);
+	return err;
+}
+
 int cvq_dev_restart(struct cvq_dev *d)
 {
-	uint32_t asid = d->asid;
 	int err;
 
 	/* A reset may have dropped the device's maps; vhost keeps its own. */
-	err = status_to_features_ok(d);
-	if (!err && asid)
-		err = isolate_cvq_group(d);
+	err = features_ok_again(d);
 	if (!err)
 		err = cvq_dev_unmap(d);
 	if (!err)
@@ -739,9 +748,7 @@ int cvq_dev_cold_start(struct cvq_dev *d, cvq_dev_load_fn load, void *arg)
 
 	err = vhost_vdpa_set_status(&d->vhost, 0);
 	if (!err)
-		err = status_to_features_ok(d);
-	if (!err && d->asid)
-		err = isolate_cvq_group(d);
+		err = features_ok_again(d);
 	if (!err)
 		err = init_ring(d);
 	if (!err)
