@@ -75,9 +75,9 @@ for dev in stock0 batch0; do
 			tap_is "$(jq -c ".load.$dev.vstats.delta |
 				[.\"cvq requests\", .\"cvq successes\"]" $OUT)" \
 				"[$((n * R)),$((n * R))]" "$what: the device acked all OK"
-			c=$(count_starts $prefix $n)
+			c=$(count_starts "$prefix" $n)
 			tap_is "$c" $R "$what: $R starts to DRIVER_OK, the commands between CVQ and data queue enables"
-			[ "$c" = $R ] || tap_diag "$(starts $prefix)"
+			[ "$c" = $R ] || tap_diag "$(starts "$prefix")"
 		done
 	done
 done
