@@ -18,11 +18,14 @@
 #
 # Each figure is the median over REPS runs of a run's median load. The
 # table gives stock's over ours (RATIO > 1: ours is faster) and the
-# start-up, load less commands, of each device.
+# start-up, load less commands, of each device. A last pass, untimed by
+# the table, splits the start into its phases with kprobes on the
+# devices' ops (tests/vm/lib/cold-probes.sh; the probes' cost included).
 #
 # Usage: bench-cold.sh [REPS]   (default 3)
 set -e
 . tests/vm/lib/testbed.sh
+. tests/vm/lib/cold-probes.sh
 
 REPS=${1:-3}
 RING=256
@@ -76,6 +79,30 @@ while [ "$i" -lt "$REPS" ]; do
 done
 
 jq -s -r --argjson reps "$REPS" -f scripts/guest/bench-cold.jq "$results"
+
+echo
+echo "Phases of a cold load (kprobes; load --cold, parallel, kick each;" \
+	"median ms over the loads; each phase from one op to the next:" \
+	"reset to ACKNOWLEDGE, to FEATURES_OK, to DRIVER_OK (vrings, maps)," \
+	"to the CVQ's enable, to the first data queue's (the commands)," \
+	"to the last data queue's):"
+printf '%-7s %5s %5s %6s %11s %9s %10s %8s %11s\n' DEVICE COUNT LOADS \
+	RESET FEATURES_OK DRIVER_OK CVQ_ENABLE COMMANDS DATA_ENABLE
+cold_probes_add
+for dev in stock0 batch0; do
+	prefix=vdpasim
+	[ $dev = batch0 ] && prefix=vsb
+	for n in $SMALL $BIG; do
+		cold_trace_clear
+		vdpactl-batch load --cold --dev $dev --count "$n" \
+			--rounds $BIG_ROUNDS --mode parallel --ring-size $RING \
+			>/dev/null
+		cold_phases $prefix | awk -v dev=$dev -v n="$n" '{
+			printf "%-7s %5d %5d %6.3f %11.3f %9.3f %10.3f %8.3f %11.3f\n",
+				dev, n, $1, $2, $3, $4, $5, $6, $7 }'
+	done
+done
+cold_probes_remove
 echo
 echo "records (load_ms, cmds_ms: one run's medians):"
 cat "$results"
