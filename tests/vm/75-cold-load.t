@@ -13,7 +13,7 @@
 R=3
 OUT=/tmp/cold.json
 
-tap_plan 47
+tap_plan 48
 tb_standard_devices
 cold_probes_add
 tap_is "$?" 0 "kprobes on both parents' reset, set_status and set_vq_ready"
@@ -57,6 +57,10 @@ for n in 30 256; do
 		"$((2 * R + 2)),$((2 * R + 2))" \
 		"compare --cold --count $n: a cold start per load on each device"
 done
+
+vdpactl-batch load --cold --skip-unchanged --dev batch0 --count 30 \
+	--rounds 1 2>/dev/null
+tap_is "$?" 2 "--cold refuses --skip-unchanged, whose model assumes warm loads"
 
 cold_probes_remove
 tap_done

@@ -185,6 +185,11 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 	if (!cmd_opts_ok(parse_load_args(&a, &flags, argc, argv), load_usage,
 			 &status))
 		return status;
+	/* Its model of the device's state assumes loads back to back. */
+	if (a.cfg.cold && flags.skip_unchanged) {
+		pr_err("load: --cold and --skip-unchanged exclude each other (a cold load starts from the reset state)");
+		return CMD_USAGE;
+	}
 	if (load_resolve_targets(ctx, &a, targets, &n_targets))
 		return CMD_FAIL;
 	if (n_targets > 1) {
