@@ -101,8 +101,11 @@ static void parallel_kick_once_one_batch_per_load(void **state)
 	assert_int_equal(c->commands, COUNT * ROUNDS);
 	assert_int_equal(c->batches, ROUNDS);
 	assert_int_equal(c->kicks, ROUNDS);
+	/* Warm loads never restart the device. */
+	assert_int_equal(c->cold_starts, 0);
 	load_session_close(s);
 	assert_int_equal(fake_device_stats().served, COUNT * ROUNDS);
+	assert_int_equal(fake_device_stats().stops, 0);
 }
 
 /* A ring of 8 holds 4 commands: 30 take 8 batches. */
@@ -215,6 +218,8 @@ static void slow_device_within_the_timeout_per_command(void **state)
 	s = open_session(&cfg);
 	assert_int_equal(load_session_run(s, cfg.mode, &ns), 0);
 	assert_true(ns >= 500 * 1000000ULL);
+	/* A warm load's whole time is its commands'. */
+	assert_int_equal(load_session_counters(s)->cmds_ns, ns);
 	load_session_close(s);
 }
 
@@ -256,24 +261,6 @@ static void cold_loads_start_the_device_each_time(void **state)
 		assert_int_equal(fs.served, COUNT * ROUNDS);
 		load_session_close(s);
 	}
-}
-
-/* Warm loads never restart the device; their whole time is commands. */
-static void warm_loads_leave_the_device_running(void **state)
-{
-	struct load_config cfg =
-		config(LOAD_MODE_PARALLEL, LOAD_KICK_ONCE, LOAD_WAIT_POLL);
-	struct load_session *s;
-	uint64_t ns;
-
-	(void)state;
-	fake_device_reset();
-	s = open_session(&cfg);
-	assert_int_equal(load_session_run(s, cfg.mode, &ns), 0);
-	assert_int_equal(load_session_counters(s)->cmds_ns, ns);
-	assert_int_equal(load_session_counters(s)->cold_starts, 0);
-	assert_int_equal(fake_device_stats().stops, 0);
-	load_session_close(s);
 }
 
 /* A failed start leaves the session unusable, as a failed command does. */
@@ -329,8 +316,6 @@ int main(void)
 			slow_device_within_the_timeout_per_command,
 			fake_device_teardown),
 		cmocka_unit_test_teardown(cold_loads_start_the_device_each_time,
-					  fake_device_teardown),
-		cmocka_unit_test_teardown(warm_loads_leave_the_device_running,
 					  fake_device_teardown),
 		cmocka_unit_test_teardown(cold_start_failure_breaks_the_session,
 					  fake_device_teardown),
