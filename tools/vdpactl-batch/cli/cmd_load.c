@@ -33,14 +33,23 @@ static void load_usage(void)
 struct load_times {
 	uint64_t *per_load; /* ns */
 	uint64_t *per_command; /* ps: a load's ns * 1000 / its commands */
+	uint64_t *cmds; /* ns: the commands' part of a cold load */
 	unsigned int n;
 };
+
+static void free_times(struct load_times *t)
+{
+	free(t->per_load);
+	free(t->per_command);
+	free(t->cmds);
+}
 
 static int run_one(struct load_session *s, struct load_extras *x,
 		   const struct load_config *cfg, struct load_times *t)
 {
 	const unsigned int *order;
 	unsigned int n = load_extras_plan(x, s, cfg, &order);
+	uint64_t cmds_before = load_session_counters(s)->cmds_ns;
 	uint64_t ns;
 	int err;
 
@@ -53,6 +62,7 @@ static int run_one(struct load_session *s, struct load_extras *x,
 	if (err)
 		return err;
 	t->per_load[t->n] = ns;
+	t->cmds[t->n] = load_session_counters(s)->cmds_ns - cmds_before;
 	t->per_command[t->n++] = ns * 1000 / n;
 	return 0;
 }
@@ -110,9 +120,12 @@ static int summarize(struct load_report *r, const struct load_times *t)
 
 	r->per_load_ns = (struct time_summary){ 0 };
 	r->per_command_ns = (struct time_summary){ 0 };
+	r->cmds_ns = (struct time_summary){ 0 };
 	if (!t->n)
 		return 0;
 	err = time_summary_compute(t->per_load, t->n, &r->per_load_ns);
+	if (!err)
+		err = time_summary_compute(t->cmds, t->n, &r->cmds_ns);
 	if (!err)
 		err = time_summary_compute(t->per_command, t->n, &ps);
 	if (err)
@@ -172,6 +185,11 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 	if (!cmd_opts_ok(parse_load_args(&a, &flags, argc, argv), load_usage,
 			 &status))
 		return status;
+	/* Its model of the device's state assumes loads back to back. */
+	if (a.cfg.cold && flags.skip_unchanged) {
+		pr_err("load: --cold and --skip-unchanged exclude each other (a cold load starts from the reset state)");
+		return CMD_USAGE;
+	}
 	if (load_resolve_targets(ctx, &a, targets, &n_targets))
 		return CMD_FAIL;
 	if (n_targets > 1) {
@@ -182,11 +200,11 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 	times = (struct load_times){
 		.per_load = calloc(a.cfg.rounds, sizeof(uint64_t)),
 		.per_command = calloc(a.cfg.rounds, sizeof(uint64_t)),
+		.cmds = calloc(a.cfg.rounds, sizeof(uint64_t)),
 	};
-	if (!times.per_load || !times.per_command) {
+	if (!times.per_load || !times.per_command || !times.cmds) {
 		pr_errno(ENOMEM, "load: %u timing samples", a.cfg.rounds);
-		free(times.per_load);
-		free(times.per_command);
+		free_times(&times);
 		return CMD_FAIL;
 	}
 	load_extras_init(&extras, targets[0].loc.name, flags.skip_unchanged,
@@ -210,7 +228,6 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 		load_session_close(session);
 	}
 	load_extras_free(&extras);
-	free(times.per_load);
-	free(times.per_command);
+	free_times(&times);
 	return err ? CMD_FAIL : CMD_OK;
 }

@@ -79,6 +79,7 @@ size_t load_common_opts(struct load_args *a, struct opt *opts)
 		  .min = 2,
 		  .max = VQ_MAX_NUM,
 		  .power_of_2 = true },
+		{ .name = "cold", .kind = OPT_FLAG, .value = &cfg->cold },
 	};
 
 	memcpy(opts, common, sizeof(common));

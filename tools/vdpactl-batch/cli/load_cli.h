@@ -11,18 +11,20 @@
 #include "load/load.h"
 
 #define LOAD_DEVS_MAX 16
-#define LOAD_COMMON_OPTS 8
+#define LOAD_COMMON_OPTS 9
 
 /* Option synopsis and limits both commands print in their help. */
 #define LOAD_COMMON_SYNOPSIS                                                         \
 	"                  [ --kick { each | once } ] [ --wait { poll | call } ]\n"  \
 	"                  [ --profile { mac | qemu | vlan | mixed } ] [ --asid ]\n" \
-	"                  [ --timeout MS ] [ --ring-size NUM ]\n"
+	"                  [ --timeout MS ] [ --ring-size NUM ] [ --cold ]\n"
 
-#define LOAD_LIMITS                                                              \
-	"N: commands per load, 1..65536. R: loads, 1..1000000 (default 1000).\n" \
-	"MS: longest wait for one completion, 1..600000 (default 1000).\n"       \
-	"NUM: CVQ size, a power of 2 up to the device's (default 64, as QEMU).\n"
+#define LOAD_LIMITS                                                               \
+	"N: commands per load, 1..65536. R: loads, 1..1000000 (default 1000).\n"  \
+	"MS: longest wait for one completion, 1..600000 (default 1000).\n"        \
+	"NUM: CVQ size, a power of 2 up to the device's (default 64, as QEMU).\n" \
+	"--cold: every load starts the device from reset, as QEMU on VM start\n"  \
+	"  or migration in; timed from the reset to the data queues' enable.\n"
 
 /* Command-line spelling of the load enums; NULL-terminated. */
 extern const char *const load_mode_names[];
@@ -44,7 +46,7 @@ struct load_target {
 
 void load_args_init(struct load_args *a);
 
-/* Writes the shared options into @opts; returns how many (at most 8). */
+/* Writes the shared options into @opts; returns how many (at most 9). */
 size_t load_common_opts(struct load_args *a, struct opt *opts);
 
 /*

@@ -43,6 +43,9 @@ static void print_setup(struct output *o, const struct load_report *r)
 	print_string(o, PRINT_ANY, "wait", " wait %s",
 		     load_wait_names[cfg->wait]);
 	print_bool(o, PRINT_ANY, "asid", " asid %s", cfg->asid);
+	/* Only when set: the keys of warm loads stay as they were. */
+	if (cfg->cold)
+		print_bool(o, PRINT_ANY, "cold", " cold %s", true);
 	print_uint(o, PRINT_ANY, "count", "\n  count %u", cfg->count);
 	print_uint(o, PRINT_ANY, "rounds", " rounds %u", cfg->rounds);
 	print_uint(o, PRINT_ANY, "timeout_ms", " timeout_ms %u",
@@ -82,6 +85,12 @@ static void print_timings(struct output *o, const struct load_report *r)
 		     total_us > 0 ? (double)c->commands * 1e6 / total_us : 0);
 	print_summary_us(o, "per_load_us", &r->per_load_ns);
 	print_summary_us(o, "per_command_us", &r->per_command_ns);
+	/* A cold load's time less its start: the CVQ's part alone. */
+	if (r->cfg->cold) {
+		print_summary_us(o, "per_load_cmds_us", &r->cmds_ns);
+		print_u64(o, PRINT_ANY, "cold_starts",
+			  "\n  cold_starts %" PRIu64, c->cold_starts);
+	}
 	print_u64(o, PRINT_ANY, "batches", "\n  batches %" PRIu64, c->batches);
 	print_u64(o, PRINT_ANY, "kicks", " kicks %" PRIu64, c->kicks);
 	print_u64(o, PRINT_ANY, "sleeps", " sleeps %" PRIu64, c->sleeps);

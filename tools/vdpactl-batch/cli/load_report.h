@@ -22,6 +22,7 @@ struct load_report {
 	const struct load_extras *extras; /* NULL: none */
 	struct time_summary per_load_ns;
 	struct time_summary per_command_ns;
+	struct time_summary cmds_ns; /* per load, cold loads only */
 	bool has_vstats;
 	struct vdpa_vstats vstats_before;
 	struct vdpa_vstats vstats_after;

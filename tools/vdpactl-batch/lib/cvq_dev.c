@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -305,8 +307,25 @@ static int isolate_cvq_group(struct cvq_dev *d)
 	return 0;
 }
 
-/* The four parts the device sees, each in its own pages. */
-enum shm_part { PART_DRIVER, PART_DEVICE, PART_CMD, PART_ACK, PART_COUNT };
+/*
+ * The parts the device sees, each in its own pages; the data queues' parts
+ * are empty (and not mapped) unless the layout asks for data rings.
+ */
+enum shm_part {
+	PART_DRIVER,
+	PART_DEVICE,
+	PART_CMD,
+	PART_ACK,
+	PART_DATA_DRIVER,
+	PART_DATA_DEVICE,
+	PART_COUNT
+};
+
+/* The CVQ's parts come first: they live in the CVQ group's space. */
+#define CVQ_PARTS (PART_ACK + 1)
+
+/* Each data queue's areas start on their own cache line. */
+#define DATA_VQ_ALIGN 64
 
 struct shm_plan {
 	size_t offset[PART_COUNT];
@@ -314,22 +333,40 @@ struct shm_plan {
 	size_t total;
 };
 
-static void plan_shm(struct shm_plan *plan, unsigned int num,
+/* desc table then avail ring: both written by the driver */
+static size_t data_driver_stride(unsigned int num)
+{
+	return align_up(vq_desc_bytes(num) + vq_avail_bytes(num),
+			DATA_VQ_ALIGN);
+}
+
+static size_t data_device_stride(unsigned int num)
+{
+	return align_up(vq_used_bytes(num), DATA_VQ_ALIGN);
+}
+
+static void plan_shm(struct shm_plan *plan, const struct cvq_dev *d,
 		     const struct cvq_dev_layout *layout, size_t page)
 {
+	unsigned int num = d->ring_size, data_num = d->data_ring_size;
 	size_t want[PART_COUNT] = {
-		/* desc table then avail ring: both written by the driver */
 		[PART_DRIVER] = vq_desc_bytes(num) + vq_avail_bytes(num),
 		[PART_DEVICE] = vq_used_bytes(num),
 		[PART_CMD] = layout->cmd_bytes,
 		[PART_ACK] = layout->ack_bytes,
+		[PART_DATA_DRIVER] =
+			d->n_data_vqs * data_driver_stride(data_num),
+		[PART_DATA_DEVICE] =
+			d->n_data_vqs * data_device_stride(data_num),
 	};
 	size_t offset = 0;
 	int part;
 
 	for (part = 0; part < PART_COUNT; part++) {
 		plan->offset[part] = offset;
-		plan->size[part] = align_up(want[part] ? want[part] : 1, page);
+		if (part < CVQ_PARTS && !want[part])
+			want[part] = 1;
+		plan->size[part] = align_up(want[part], page);
 		offset += plan->size[part];
 	}
 	plan->total = offset;
@@ -340,6 +377,8 @@ static const uint8_t part_perm[PART_COUNT] = {
 	[PART_DEVICE] = VHOST_ACCESS_RW,
 	[PART_CMD] = VHOST_ACCESS_RO,
 	[PART_ACK] = VHOST_ACCESS_RW,
+	[PART_DATA_DRIVER] = VHOST_ACCESS_RO,
+	[PART_DATA_DEVICE] = VHOST_ACCESS_RW,
 };
 
 static int choose_iova_base(struct cvq_dev *d, size_t total, size_t page,
@@ -366,72 +405,126 @@ static int map_shm(struct cvq_dev *d, const struct shm_plan *plan,
 {
 	int part;
 
-	for (part = 0; part < PART_COUNT; part++)
-		d->maps[part] = (struct iotlb_map){
+	d->n_maps = 0;
+	for (part = 0; part < PART_COUNT; part++) {
+		if (!plan->size[part])
+			continue;
+		d->maps[d->n_maps++] = (struct iotlb_map){
 			.iova = iova_base + plan->offset[part],
 			.size = plan->size[part],
 			.uaddr = (uint64_t)(uintptr_t)d->shm.base +
 				 plan->offset[part],
 			.perm = part_perm[part],
 		};
-	d->n_maps = PART_COUNT;
+	}
+	d->n_cvq_maps = CVQ_PARTS;
 	d->iova_end = iova_base + plan->total;
 	return cvq_dev_remap(d);
 }
 
+typedef int (*iotlb_op_t)(struct vhost_vdpa *v, uint32_t asid,
+			  const struct iotlb_map *maps, unsigned int n);
+
+/*
+ * @op on every map. The data queues' rings stay in address space 0 (their
+ * group's) when the CVQ's group has one of its own; otherwise all maps go
+ * together, in one batch.
+ */
+static int each_map(struct cvq_dev *d, iotlb_op_t op)
+{
+	unsigned int n_cvq = d->asid ? d->n_cvq_maps : d->n_maps;
+	int err;
+
+	err = op(&d->vhost, d->asid, d->maps, n_cvq);
+	if (!err && n_cvq < d->n_maps)
+		err = op(&d->vhost, 0, d->maps + n_cvq, d->n_maps - n_cvq);
+	return err;
+}
+
 int cvq_dev_remap(struct cvq_dev *d)
 {
-	return vhost_vdpa_iotlb_map(&d->vhost, d->asid, d->maps, d->n_maps);
+	return each_map(d, vhost_vdpa_iotlb_map);
 }
 
 int cvq_dev_unmap(struct cvq_dev *d)
 {
-	return vhost_vdpa_iotlb_unmap(&d->vhost, d->asid, d->maps, d->n_maps);
+	return each_map(d, vhost_vdpa_iotlb_unmap);
 }
 
-static int setup_eventfd(struct cvq_dev *d, int *fd, unsigned long req,
-			 const char *name)
+/* A vring ioctl on queue @index, named with the queue in a failure. */
+static int vring_ioctl(struct cvq_dev *d, unsigned int index, unsigned long req,
+		       void *arg, const char *name)
 {
-	struct vhost_vring_file file = { .index = d->cvq_index };
+	char what[64];
+
+	snprintf(what, sizeof(what), "%s (vq %u)", name, index);
+	return vhost_vdpa_ioctl(&d->vhost, req, arg, what);
+}
+
+#define VRING_IOCTL(d, index, req, arg) vring_ioctl(d, index, req, arg, #req)
+
+static int setup_eventfd(struct cvq_dev *d, unsigned int index, int *fd,
+			 unsigned long req, const char *name)
+{
+	struct vhost_vring_file file = { .index = index };
 
 	/* A restart hands the device the eventfds it had. */
 	if (*fd < 0)
 		*fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (*fd < 0)
-		return pr_errno(errno, "eventfd for %s", name);
+		return pr_errno(errno, "eventfd for %s (vq %u)", name, index);
 	file.fd = *fd;
-	return vhost_vdpa_ioctl(&d->vhost, req, &file, name);
+	return vring_ioctl(d, index, req, &file, name);
 }
 
-/* The vring ioctls, from SET_VRING_NUM to enabling the queue. */
-static int program_vring(struct cvq_dev *d)
+/*
+ * The vring ioctls of one queue, in vhost_virtqueue_start()'s order less
+ * the enable: size, base, addresses, kick and call eventfds.
+ */
+static int setup_vq(struct cvq_dev *d, unsigned int index, unsigned int num,
+		    struct vhost_vring_addr *addr, int *kick_fd, int *call_fd)
 {
-	struct vhost_vring_state state = { .index = d->cvq_index };
+	struct vhost_vring_state state = { .index = index, .num = num };
 	int err;
 
-	state.num = d->ring_size;
-	err = VHOST_IOCTL(&d->vhost, VHOST_SET_VRING_NUM, &state);
-	if (!err)
-		err = VHOST_IOCTL(&d->vhost, VHOST_SET_VRING_ADDR,
-				  &d->vring_addr);
+	err = VRING_IOCTL(d, index, VHOST_SET_VRING_NUM, &state);
 	state.num = 0;
 	if (!err)
-		err = VHOST_IOCTL(&d->vhost, VHOST_SET_VRING_BASE, &state);
+		err = VRING_IOCTL(d, index, VHOST_SET_VRING_BASE, &state);
 	if (!err)
-		err = setup_eventfd(d, &d->kick_fd, VHOST_SET_VRING_KICK,
+		err = VRING_IOCTL(d, index, VHOST_SET_VRING_ADDR, addr);
+	if (!err)
+		err = setup_eventfd(d, index, kick_fd, VHOST_SET_VRING_KICK,
 				    "VHOST_SET_VRING_KICK");
 	/*
 	 * A call fd even when busy-polling: QEMU's shadow virtqueue has one,
 	 * so the device does the same work in both wait modes.
 	 */
 	if (!err)
-		err = setup_eventfd(d, &d->call_fd, VHOST_SET_VRING_CALL,
+		err = setup_eventfd(d, index, call_fd, VHOST_SET_VRING_CALL,
 				    "VHOST_SET_VRING_CALL");
-	state.num = 1;
-	if (!err)
-		err = VHOST_IOCTL(&d->vhost, VHOST_VDPA_SET_VRING_ENABLE,
-				  &state);
 	return err;
+}
+
+static int enable_vq(struct cvq_dev *d, unsigned int index)
+{
+	struct vhost_vring_state state = { .index = index, .num = 1 };
+
+	return VRING_IOCTL(d, index, VHOST_VDPA_SET_VRING_ENABLE, &state);
+}
+
+static int setup_cvq(struct cvq_dev *d)
+{
+	return setup_vq(d, d->cvq_index, d->ring_size, &d->vring_addr,
+			&d->kick_fd, &d->call_fd);
+}
+
+/* The CVQ's vring ioctls, from SET_VRING_NUM to enabling the queue. */
+static int program_vring(struct cvq_dev *d)
+{
+	int err = setup_cvq(d);
+
+	return err ? err : enable_vq(d, d->cvq_index);
 }
 
 /* An empty ring: driver bookkeeping and the used ring start over. */
@@ -475,6 +568,49 @@ static int setup_vring(struct cvq_dev *d, const struct shm_plan *plan,
 	return err;
 }
 
+/* Room for a ring per data queue, the queues below the CVQ. */
+static int plan_data_vqs(struct cvq_dev *d, unsigned int num)
+{
+	unsigned int i;
+
+	if (!num)
+		return 0;
+	if (num > d->ring_max || !is_power_of_2(num)) {
+		pr_err("%s: cannot use data ring size %u (device maximum %u)",
+		       d->vhost.path, num, d->ring_max);
+		return -EINVAL;
+	}
+	d->data_vqs = calloc(d->cvq_index, sizeof(*d->data_vqs));
+	if (!d->data_vqs)
+		return pr_errno(ENOMEM, "%s: %u data queues", d->vhost.path,
+				d->cvq_index);
+	for (i = 0; i < d->cvq_index; i++)
+		d->data_vqs[i].kick_fd = d->data_vqs[i].call_fd = -1;
+	d->n_data_vqs = d->cvq_index;
+	d->data_ring_size = num;
+	return 0;
+}
+
+static void place_data_vqs(struct cvq_dev *d, const struct shm_plan *plan,
+			   uint64_t iova_base)
+{
+	size_t driver = data_driver_stride(d->data_ring_size);
+	size_t device = data_device_stride(d->data_ring_size);
+	uint64_t driver_iova = iova_base + plan->offset[PART_DATA_DRIVER];
+	uint64_t device_iova = iova_base + plan->offset[PART_DATA_DEVICE];
+	unsigned int i;
+
+	/* The shm is zeroed: every avail and used index starts at 0. */
+	for (i = 0; i < d->n_data_vqs; i++)
+		d->data_vqs[i].addr = (struct vhost_vring_addr){
+			.index = i,
+			.desc_user_addr = driver_iova + i * driver,
+			.avail_user_addr = driver_iova + i * driver +
+					   vq_desc_bytes(d->data_ring_size),
+			.used_user_addr = device_iova + i * device,
+		};
+}
+
 int cvq_dev_prepare(struct cvq_dev *d, const struct cvq_dev_layout *layout)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -483,9 +619,11 @@ int cvq_dev_prepare(struct cvq_dev *d, const struct cvq_dev_layout *layout)
 	int err;
 
 	err = choose_ring_size(d, layout->ring_size);
+	if (!err)
+		err = plan_data_vqs(d, layout->data_ring_size);
 	if (err)
 		return err;
-	plan_shm(&plan, d->ring_size, layout, page);
+	plan_shm(&plan, d, layout, page);
 	err = choose_iova_base(d, plan.total, page, &iova_base);
 	if (err)
 		return err;
@@ -496,6 +634,7 @@ int cvq_dev_prepare(struct cvq_dev *d, const struct cvq_dev_layout *layout)
 	d->ack_buf = (uint8_t *)d->shm.base + plan.offset[PART_ACK];
 	d->cmd_iova = iova_base + plan.offset[PART_CMD];
 	d->ack_iova = iova_base + plan.offset[PART_ACK];
+	place_data_vqs(d, &plan, iova_base);
 
 	if (layout->own_asid) {
 		err = isolate_cvq_group(d);
@@ -527,15 +666,23 @@ int cvq_dev_start(struct cvq_dev *d, const struct cvq_dev_layout *layout)
 	return err ? err : cvq_dev_driver_ok(d);
 }
 
+/* After a reset: FEATURES_OK and the CVQ's address space as before. */
+static int features_ok_again(struct cvq_dev *d)
+{
+	int err = status_to_features_ok(d);
+
+	/* A reset gave every group address space 0 again. */
+	if (!err && d->asid)
+		err = isolate_cvq_group(d);
+	return err;
+}
+
 int cvq_dev_restart(struct cvq_dev *d)
 {
-	uint32_t asid = d->asid;
 	int err;
 
 	/* A reset may have dropped the device's maps; vhost keeps its own. */
-	err = status_to_features_ok(d);
-	if (!err && asid)
-		err = isolate_cvq_group(d);
+	err = features_ok_again(d);
 	if (!err)
 		err = cvq_dev_unmap(d);
 	if (!err)
@@ -546,6 +693,78 @@ int cvq_dev_restart(struct cvq_dev *d)
 		err = program_vring(d);
 	if (!err)
 		err = cvq_dev_driver_ok(d);
+	return err;
+}
+
+static int setup_data_vqs(struct cvq_dev *d)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < d->n_data_vqs; i++)
+		err = setup_vq(d, i, d->data_ring_size, &d->data_vqs[i].addr,
+			       &d->data_vqs[i].kick_fd,
+			       &d->data_vqs[i].call_fd);
+	return err;
+}
+
+static int enable_data_vqs(struct cvq_dev *d)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < d->n_data_vqs; i++)
+		err = enable_vq(d, i);
+	return err;
+}
+
+int cvq_dev_stop(struct cvq_dev *d)
+{
+	int err = vhost_vdpa_set_status(&d->vhost, 0);
+
+	return err ? err : cvq_dev_unmap(d);
+}
+
+/*
+ * QEMU 10 starting a vhost-vdpa net device whose CVQ it shadows, as on VM
+ * start, "cont" or migration in (vhost_net_start(), then the CVQ client's
+ * load), after its stop (reset, ACK|DRIVER, maps removed):
+ *
+ *   1. reset (status 0), ACKNOWLEDGE | DRIVER;
+ *   2. VHOST_SET_FEATURES with the negotiated set, FEATURES_OK (read back);
+ *      the CVQ group's address space, if it has its own;
+ *   3. each queue's vring: SET_VRING_NUM, _BASE, _ADDR, _KICK, _CALL;
+ *   4. the memory listener maps guest memory (IOTLB updates in a batch);
+ *   5. DRIVER_OK;
+ *   6. vhost_vdpa_net_cvq_load(): SET_VRING_ENABLE on the CVQ, the state
+ *      commands (@load here), then SET_VRING_ENABLE on every data queue.
+ *
+ * QEMU enables the queues after DRIVER_OK without acking the backend's
+ * ENABLE_AFTER_DRIVER_OK; so does this.
+ */
+int cvq_dev_cold_start(struct cvq_dev *d, cvq_dev_load_fn load, void *arg)
+{
+	int err;
+
+	err = vhost_vdpa_set_status(&d->vhost, 0);
+	if (!err)
+		err = features_ok_again(d);
+	if (!err)
+		err = init_ring(d);
+	if (!err)
+		err = setup_cvq(d);
+	if (!err)
+		err = setup_data_vqs(d);
+	if (!err)
+		err = cvq_dev_remap(d);
+	if (!err)
+		err = cvq_dev_driver_ok(d);
+	if (!err)
+		err = enable_vq(d, d->cvq_index);
+	if (!err)
+		err = load(arg);
+	if (!err)
+		err = enable_data_vqs(d);
 	return err;
 }
 
@@ -567,6 +786,8 @@ bool cvq_dev_needs_reset(struct cvq_dev *d)
 
 void cvq_dev_close(struct cvq_dev *d)
 {
+	unsigned int i;
+
 	if (d->vhost.fd >= 0) {
 		/* Reset stops the device before its memory goes away. */
 		uint8_t status = 0;
@@ -583,4 +804,13 @@ void cvq_dev_close(struct cvq_dev *d)
 	if (d->call_fd >= 0)
 		close(d->call_fd);
 	d->kick_fd = d->call_fd = -1;
+	for (i = 0; i < d->n_data_vqs; i++) {
+		if (d->data_vqs[i].kick_fd >= 0)
+			close(d->data_vqs[i].kick_fd);
+		if (d->data_vqs[i].call_fd >= 0)
+			close(d->data_vqs[i].call_fd);
+	}
+	free(d->data_vqs);
+	d->data_vqs = NULL;
+	d->n_data_vqs = 0;
 }

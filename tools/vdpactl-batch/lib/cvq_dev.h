@@ -19,14 +19,29 @@
 /* QEMU's virtio-net control queue size: a shadow CVQ flushes every 32. */
 #define CVQ_DEFAULT_RING_SIZE 64
 
-/* Rings, device area, commands, acks: one IOTLB map each. */
-#define CVQ_DEV_MAPS 4
+/*
+ * The CVQ's driver and device areas, commands, acks, and the data queues'
+ * driver and device areas: one IOTLB map each.
+ */
+#define CVQ_DEV_MAPS 6
 
 struct cvq_dev_layout {
 	unsigned int ring_size; /* 0: CVQ_DEFAULT_RING_SIZE or device max */
 	size_t cmd_bytes; /* device-readable command buffer */
 	size_t ack_bytes; /* device-writable ack buffer */
 	bool own_asid; /* put the CVQ group in address space 1 */
+	/*
+	 * Rings for every data queue (the queues below the CVQ), of this
+	 * size, set up by cvq_dev_cold_start(); 0: none.
+	 */
+	unsigned int data_ring_size;
+};
+
+/* A data queue's ring, which cvq_dev_cold_start() only enables. */
+struct cvq_data_vq {
+	struct vhost_vring_addr addr;
+	int kick_fd;
+	int call_fd;
 };
 
 struct cvq_dev {
@@ -43,6 +58,7 @@ struct cvq_dev {
 	struct shm_region shm;
 	struct iotlb_map maps[CVQ_DEV_MAPS]; /* what the device may reach */
 	unsigned int n_maps;
+	unsigned int n_cvq_maps; /* maps[0..n_cvq_maps) are in d->asid */
 	uint64_t iova_end; /* first IOVA past the maps */
 	struct vhost_vring_addr vring_addr;
 	struct vring_desc *ring_desc;
@@ -56,6 +72,9 @@ struct cvq_dev {
 	uint64_t ack_iova;
 	int kick_fd;
 	int call_fd;
+	struct cvq_data_vq *data_vqs; /* [cvq_index], or NULL */
+	unsigned int n_data_vqs;
+	unsigned int data_ring_size;
 };
 
 /*
@@ -78,6 +97,23 @@ int cvq_dev_driver_ok(struct cvq_dev *d);
  * the same features, maps and an empty ring again, up to DRIVER_OK.
  */
 int cvq_dev_restart(struct cvq_dev *d);
+
+/* What cvq_dev_cold_start() runs between DRIVER_OK and the data queues. */
+typedef int (*cvq_dev_load_fn)(void *arg);
+
+/*
+ * A cold start, as QEMU starts a vhost-vdpa net device when a VM boots or
+ * arrives by migration, with @load in the place of QEMU's CVQ state load.
+ * Needs a layout with data_ring_size and, before it, cvq_dev_stop().
+ * Returns the first failure (@load's own included).
+ */
+int cvq_dev_cold_start(struct cvq_dev *d, cvq_dev_load_fn load, void *arg);
+
+/*
+ * What QEMU does when it stops the device: reset, then remove every IOTLB
+ * map; cvq_dev_cold_start() maps the memory again.
+ */
+int cvq_dev_stop(struct cvq_dev *d);
 
 /* Removes, or adds again, every IOTLB map of the device's memory. */
 int cvq_dev_unmap(struct cvq_dev *d);

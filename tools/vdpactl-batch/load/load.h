@@ -19,6 +19,8 @@
 #define LOAD_TIMEOUT_MS_MAX 600000
 #define LOAD_DEFAULT_ROUNDS 1000
 #define LOAD_DEFAULT_TIMEOUT_MS 1000
+/* Cold loads' data queue rings: only enabled, never used, so small. */
+#define LOAD_COLD_DATA_RING_SIZE 16
 
 enum load_mode {
 	LOAD_MODE_SERIAL, /* one command in flight, as QEMU before 8.2 */
@@ -45,6 +47,11 @@ struct load_config {
 	enum load_wait wait;
 	enum load_profile profile;
 	bool asid;
+	/*
+	 * Each load is a cold start (cvq_dev_cold_start()): reset, features,
+	 * rings, maps, DRIVER_OK, the commands, the data queues enabled.
+	 */
+	bool cold;
 };
 
 #define LOAD_MIX_MAX 16
@@ -80,6 +87,13 @@ struct load_counters {
 	uint64_t batches;
 	uint64_t kicks;
 	uint64_t sleeps; /* call-eventfd wake-ups */
+	uint64_t cold_starts; /* loads that started the device from reset */
+	/*
+	 * Time in the loads' commands, from the first one's submission to the
+	 * last one's ack: a cold load's time less its start-up, all of a warm
+	 * load's. The difference around a load is that load's part.
+	 */
+	uint64_t cmds_ns;
 };
 
 struct load_session;
@@ -95,7 +109,8 @@ const struct load_info *load_session_info(const struct load_session *s);
 const struct load_counters *load_session_counters(const struct load_session *s);
 
 /*
- * Runs one load in @mode and returns its duration. Every ack must be OK;
+ * Runs one load in @mode and returns its duration; for a cold load, of
+ * the whole start (load_session_last_cmds_ns() has the commands' part). Every ack must be OK;
  * a non-OK ack, a missing ack or a timeout is reported naming the command,
  * and the session is unusable afterwards.
  */

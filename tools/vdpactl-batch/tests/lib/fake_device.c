@@ -37,6 +37,7 @@ struct fake_state {
 	struct fake_stats stats;
 	uint16_t last_avail, used_idx;
 	void *ring_mem;
+	bool data_enabled; /* since the last stop */
 };
 
 static struct fake_state dev;
@@ -137,6 +138,24 @@ static void *device_thread(void *arg)
 	return NULL;
 }
 
+static int start_thread(void)
+{
+	__atomic_store_n(&dev.stop, false, __ATOMIC_RELEASE);
+	if (pthread_create(&dev.thread, NULL, device_thread, NULL))
+		return -EAGAIN;
+	dev.running = true;
+	return 0;
+}
+
+static void stop_thread(void)
+{
+	if (!dev.running)
+		return;
+	__atomic_store_n(&dev.stop, true, __ATOMIC_RELEASE);
+	pthread_join(dev.thread, NULL);
+	dev.running = false;
+}
+
 static size_t align64(size_t n)
 {
 	return (n + 63) & ~(size_t)63;
@@ -178,19 +197,12 @@ int fake_device_attach(struct cvq_dev *d, const struct cvq_dev_layout *l)
 	if (err || d->kick_fd < 0 || d->call_fd < 0)
 		return err ? err : -EMFILE;
 	d->ring_ready = true;
-	if (pthread_create(&dev.thread, NULL, device_thread, NULL))
-		return -EAGAIN;
-	dev.running = true;
-	return 0;
+	return start_thread();
 }
 
 void fake_device_detach(struct cvq_dev *d)
 {
-	if (dev.running) {
-		__atomic_store_n(&dev.stop, true, __ATOMIC_RELEASE);
-		pthread_join(dev.thread, NULL);
-		dev.running = false;
-	}
+	stop_thread();
 	if (d->ring_ready)
 		vq_fini(&d->ring);
 	d->ring_ready = false;
@@ -266,4 +278,51 @@ int cvq_dev_start(struct cvq_dev *d, const struct cvq_dev_layout *layout)
 void cvq_dev_close(struct cvq_dev *d)
 {
 	fake_device_detach(d);
+}
+
+/* A reset: the device stops serving and forgets its ring. */
+int cvq_dev_stop(struct cvq_dev *d)
+{
+	(void)d;
+	stop_thread();
+	__atomic_store_n(&dev.status, 0, __ATOMIC_RELEASE);
+	dev.data_enabled = false;
+	dev.stats.stops++;
+	return 0;
+}
+
+/* lib/cvq_dev.c's cold start, checking the order the load depends on. */
+int cvq_dev_cold_start(struct cvq_dev *d, cvq_dev_load_fn load, void *arg)
+{
+	uint8_t status = __atomic_load_n(&dev.status, __ATOMIC_ACQUIRE);
+	int err;
+
+	dev.stats.cold_starts++;
+	if (dev.cfg.cold_start_err)
+		return dev.cfg.cold_start_err;
+	if (dev.running || status)
+		return -EBUSY; /* not stopped first */
+	vq_fini(&d->ring);
+	memset(d->ring_used, 0, vq_used_bytes(d->ring_size));
+	err = vq_init(&d->ring, d->ring_size, d->ring_desc, d->ring_avail,
+		      d->ring_used);
+	if (err)
+		return err;
+	dev.last_avail = dev.used_idx = 0;
+	__atomic_store_n(&dev.status,
+			 VIRTIO_CONFIG_S_ACKNOWLEDGE | VIRTIO_CONFIG_S_DRIVER |
+				 VIRTIO_CONFIG_S_FEATURES_OK |
+				 VIRTIO_CONFIG_S_DRIVER_OK,
+			 __ATOMIC_RELEASE);
+	err = start_thread();
+	if (err)
+		return err;
+	err = load(arg);
+	if (!dev.data_enabled)
+		dev.stats.loads_in_order++;
+	if (err)
+		return err;
+	dev.data_enabled = true;
+	dev.stats.data_enables++;
+	return 0;
 }

@@ -31,6 +31,7 @@ struct fake_config {
 	unsigned int delay_ms; /* before each completion */
 	bool notify; /* signal the call eventfd after each completion */
 	int negotiate_err; /* cvq_dev_negotiate() fails with it */
+	int cold_start_err; /* cvq_dev_cold_start() fails with it */
 };
 
 /* What the device saw, for the test to check. */
@@ -39,6 +40,11 @@ struct fake_stats {
 	unsigned int taken; /* avail entries consumed */
 	unsigned int by_class[8]; /* commands per VIRTIO_NET_CTRL_* class */
 	unsigned int batches_seen; /* avail index changes it noticed */
+	unsigned int stops; /* cvq_dev_stop() */
+	unsigned int cold_starts; /* cvq_dev_cold_start() */
+	/* loads run at DRIVER_OK, after a stop, before the data queues */
+	unsigned int loads_in_order;
+	unsigned int data_enables; /* data queues enabled after a load */
 };
 
 extern struct fake_config fake_config;

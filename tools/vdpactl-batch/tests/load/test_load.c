@@ -101,8 +101,11 @@ static void parallel_kick_once_one_batch_per_load(void **state)
 	assert_int_equal(c->commands, COUNT * ROUNDS);
 	assert_int_equal(c->batches, ROUNDS);
 	assert_int_equal(c->kicks, ROUNDS);
+	/* Warm loads never restart the device. */
+	assert_int_equal(c->cold_starts, 0);
 	load_session_close(s);
 	assert_int_equal(fake_device_stats().served, COUNT * ROUNDS);
+	assert_int_equal(fake_device_stats().stops, 0);
 }
 
 /* A ring of 8 holds 4 commands: 30 take 8 batches. */
@@ -215,6 +218,68 @@ static void slow_device_within_the_timeout_per_command(void **state)
 	s = open_session(&cfg);
 	assert_int_equal(load_session_run(s, cfg.mode, &ns), 0);
 	assert_true(ns >= 500 * 1000000ULL);
+	/* A warm load's whole time is its commands'. */
+	assert_int_equal(load_session_counters(s)->cmds_ns, ns);
+	load_session_close(s);
+}
+
+/*
+ * Cold loads: each stops the device and starts it again around its
+ * commands, which run at DRIVER_OK before the data queues are enabled;
+ * the commands' part is timed inside the whole.
+ */
+static void cold_loads_start_the_device_each_time(void **state)
+{
+	enum load_mode modes[] = { LOAD_MODE_SERIAL, LOAD_MODE_PARALLEL };
+	struct load_config cfg;
+	struct fake_stats fs;
+	struct load_session *s;
+	unsigned int m, i;
+	uint64_t ns, cmds;
+
+	(void)state;
+	for (m = 0; m < 2; m++) {
+		fake_device_reset();
+		cfg = config(modes[m], LOAD_KICK_EACH, LOAD_WAIT_POLL);
+		cfg.cold = true;
+		s = open_session(&cfg);
+		for (i = 0; i < ROUNDS; i++) {
+			cmds = load_session_counters(s)->cmds_ns;
+			assert_int_equal(load_session_run(s, cfg.mode, &ns), 0);
+			cmds = load_session_counters(s)->cmds_ns - cmds;
+			assert_true(cmds > 0);
+			assert_true(cmds <= ns);
+		}
+		assert_int_equal(load_session_counters(s)->cold_starts, ROUNDS);
+		assert_int_equal(load_session_counters(s)->commands,
+				 COUNT * ROUNDS);
+		fs = fake_device_stats();
+		assert_int_equal(fs.stops, ROUNDS);
+		assert_int_equal(fs.cold_starts, ROUNDS);
+		assert_int_equal(fs.loads_in_order, ROUNDS);
+		assert_int_equal(fs.data_enables, ROUNDS);
+		assert_int_equal(fs.served, COUNT * ROUNDS);
+		load_session_close(s);
+	}
+}
+
+/* A failed start leaves the session unusable, as a failed command does. */
+static void cold_start_failure_breaks_the_session(void **state)
+{
+	struct load_config cfg =
+		config(LOAD_MODE_SERIAL, LOAD_KICK_EACH, LOAD_WAIT_POLL);
+	struct load_session *s;
+	uint64_t ns;
+
+	(void)state;
+	fake_device_reset();
+	fake_config.cold_start_err = -EINVAL;
+	cfg.cold = true;
+	s = open_session(&cfg);
+	assert_int_equal(load_session_run(s, cfg.mode, &ns), -EINVAL);
+	assert_int_equal(load_session_run(s, cfg.mode, &ns), -EIO);
+	assert_int_equal(load_session_counters(s)->loads, 0);
+	assert_int_equal(fake_device_stats().cold_starts, 1);
 	load_session_close(s);
 }
 
@@ -250,6 +315,10 @@ int main(void)
 		cmocka_unit_test_teardown(
 			slow_device_within_the_timeout_per_command,
 			fake_device_teardown),
+		cmocka_unit_test_teardown(cold_loads_start_the_device_each_time,
+					  fake_device_teardown),
+		cmocka_unit_test_teardown(cold_start_failure_breaks_the_session,
+					  fake_device_teardown),
 		cmocka_unit_test_teardown(open_failure_is_returned,
 					  fake_device_teardown),
 	};
