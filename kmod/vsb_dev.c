@@ -127,6 +127,17 @@ static void vsb_vq_enable(struct vsb_dev *vsb, struct vsb_vq *vq)
 	vq->ready = true;
 }
 
+/* Q held. */
+static bool vsb_any_vq_ready(const struct vsb_dev *vsb)
+{
+	u32 i;
+
+	for (i = 0; i < vsb->nvqs; i++)
+		if (vsb->vqs[i].ready)
+			return true;
+	return false;
+}
+
 static void vsb_set_vq_ready(struct vdpa_device *vdpa, u16 idx, bool ready)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
@@ -395,8 +406,14 @@ static void vsb_set_status(struct vdpa_device *vdpa, u8 status)
 		status &= ~VIRTIO_CONFIG_S_FEATURES_OK;
 	/* NEEDS_RESET is the device's to set; the driver cannot clear it. */
 	vsb->status = status | (old & VIRTIO_CONFIG_S_NEEDS_RESET);
-	/* Serve kicks that came before DRIVER_OK. */
-	if (!(old & VIRTIO_CONFIG_S_DRIVER_OK) && vsb_running(vsb))
+	/*
+	 * Serve kicks that came before DRIVER_OK. Queues enabled later are
+	 * served when they are (vsb_set_vq_ready()), as QEMU enables its
+	 * queues: not waking the worker for nothing keeps it off the locks
+	 * the driver's next calls take.
+	 */
+	if (!(old & VIRTIO_CONFIG_S_DRIVER_OK) && vsb_running(vsb) &&
+	    vsb_any_vq_ready(vsb))
 		vsb_schedule(vsb);
 	vsb_unlock_both(vsb);
 }

@@ -251,6 +251,7 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 	vsb_cvq_complete(vsb, cvq, &run);
 	if (ret < 0)
 		vsb_needs_reset(vsb, cvq);
+	vsb->served |= done > 0;
 	return more;
 }
 
@@ -286,6 +287,7 @@ static bool vsb_process_pair(struct vsb_dev *vsb, u16 pair)
 	if (!rx->ready || !tx->ready)
 		return false;
 	ret = vsb_loopback_run(&lb, VSB_TX_BUDGET);
+	vsb->served |= ret != 0;
 	mutex_lock(&vsb->lock);
 	vsb_add_lb_stats(&vsb->lb_stats[pair], &stats);
 	mutex_unlock(&vsb->lock);
@@ -333,14 +335,18 @@ void vsb_schedule(struct vsb_dev *vsb)
 	queue_work(vsb_wq, &vsb->work);
 }
 
-/* Serve every queue once; queue the work item if anything is left. */
-static void vsb_process(struct vsb_dev *vsb)
+/*
+ * Serve every queue once; queue the work item if anything is left.
+ * Returns whether anything was taken from a queue.
+ */
+static bool vsb_process(struct vsb_dev *vsb)
 {
 	bool more;
 
 	lockdep_assert_held(&vsb->queue_lock);
+	vsb->served = false;
 	if (!vsb_running(vsb))
-		return;
+		return false;
 	mutex_lock(&vsb->lock);
 	vsb->cvq_stats.work_runs++;
 	/* A change from "vdpa dev set", which cannot wait for a run. */
@@ -354,6 +360,7 @@ static void vsb_process(struct vsb_dev *vsb)
 	more |= vsb_process_data(vsb);
 	if (more && vsb_running(vsb))
 		vsb_schedule(vsb);
+	return vsb->served;
 }
 
 /* The CVQ, if the driver has it running; Q held. */
@@ -426,13 +433,15 @@ static bool vsb_cvq_rearm(struct vsb_dev *vsb)
  *
  * Return: true if work came and this run should serve the queues again.
  */
-static bool vsb_wait_for_work(struct vsb_dev *vsb, struct mm_struct *mm)
+static bool vsb_wait_for_work(struct vsb_dev *vsb, struct mm_struct *mm,
+			      bool served)
 {
 	bool announced = false;
 	u64 deadline;
 
-	if (!vsb->kick_poll_ns)
-		return false;
+	/* A run that found nothing to do is no sign of more to come. */
+	if (!vsb->kick_poll_ns || !served)
+		goto rearm;
 	WRITE_ONCE(vsb->polling, true);
 	/* Pairs with vsb_kick_vq(): polling visible before kicked is read. */
 	smp_mb();
@@ -455,6 +464,7 @@ static bool vsb_wait_for_work(struct vsb_dev *vsb, struct mm_struct *mm)
 	smp_mb();
 	if (announced || atomic_read(&vsb->kicked))
 		return true;
+rearm:
 	return vsb->suppress_kicks && vsb_cvq_rearm(vsb);
 }
 
@@ -462,6 +472,7 @@ void vsb_work(struct work_struct *work)
 {
 	struct vsb_dev *vsb = container_of(work, struct vsb_dev, work);
 	struct mm_struct *mm;
+	bool served;
 
 	mutex_lock(&vsb->queue_lock);
 	mm = vsb->mm;
@@ -476,9 +487,9 @@ void vsb_work(struct work_struct *work)
 	for (;;) {
 		/* This run serves every kick so far. */
 		atomic_set(&vsb->kicked, 0);
-		vsb_process(vsb);
+		served = vsb_process(vsb);
 		mutex_unlock(&vsb->queue_lock);
-		if (!vsb_wait_for_work(vsb, mm))
+		if (!vsb_wait_for_work(vsb, mm, served))
 			break;
 		/* A driver that keeps kicking must not keep the CPU. */
 		cond_resched();
