@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The module's tracepoints, read straight from /sys/kernel/tracing: a
 # load's commands, batches and kicks each show up as events of the right
-# device, with the fields Documentation/tracing.rst describes.
+# device, with the fields Documentation/tracing.rst describes. The devices
+# ask for every kick (suppress_kicks=N), so that kicks are exact counts;
+# tests/vm/36-batch-kick-suppress.t counts suppressed ones.
 . tests/lib/tap.sh
 . tests/vm/lib/testbed.sh
 
@@ -34,8 +36,10 @@ traced_load() {
 
 tap_plan 11
 tb_load_batch
+echo N >/sys/module/vdpa_sim_batch/parameters/suppress_kicks
 tb_dev_add tb0 vdpasim_batch vhost_vdpa
 tb_dev_add tb1 vdpasim_batch vhost_vdpa
+echo Y >/sys/module/vdpa_sim_batch/parameters/suppress_kicks
 echo 8192 >"$T/buffer_size_kb"
 
 for e in vsb_cvq_kick vsb_cvq_cmd vsb_cvq_batch vsb_needs_reset; do
