@@ -45,6 +45,9 @@ struct compare_run {
 	const struct load_info *info;
 	enum load_mode mode;
 	uint64_t *times;
+	/* --cold: each load's commands alone, without the device's start. */
+	uint64_t *cmds_times;
+	struct time_summary per_load_cmds_ns;
 	/* What this device's loads in this mode did, as "load" reports it. */
 	struct load_counters counters;
 	struct vdpa_vstats vstats_delta;
@@ -101,7 +104,10 @@ static int open_all(struct vdpactl *ctx, struct compare *c)
 			run->mode = m == 0 ? LOAD_MODE_SERIAL :
 					     LOAD_MODE_PARALLEL;
 			run->times = calloc(cfg->rounds, sizeof(*run->times));
-			if (!run->times)
+			if (cfg->cold)
+				run->cmds_times = calloc(
+					cfg->rounds, sizeof(*run->cmds_times));
+			if (!run->times || (cfg->cold && !run->cmds_times))
 				return pr_errno(ENOMEM, "compare: timings");
 		}
 	}
@@ -181,6 +187,8 @@ static void add_counters(struct load_counters *sum,
 	sum->batches += after->batches - before->batches;
 	sum->kicks += after->kicks - before->kicks;
 	sum->sleeps += after->sleeps - before->sleeps;
+	sum->cold_starts += after->cold_starts - before->cold_starts;
+	sum->cmds_ns += after->cmds_ns - before->cmds_ns;
 }
 
 /*
@@ -254,6 +262,10 @@ static int run_one(struct vdpactl *ctx, struct compare *c, unsigned int t,
 	err = load_session_run(c->sessions[t], run->mode, &run->times[round]);
 	if (err)
 		return err;
+	if (run->cmds_times)
+		run->cmds_times[round] =
+			load_session_counters(c->sessions[t])->cmds_ns -
+			before.cmds_ns;
 	if (c->cpu) {
 		err = cpu_stop(c, run, client_start);
 		if (err)
@@ -337,6 +349,13 @@ static int summarize_all(struct compare *c)
 			return pr_errno(err, "compare: statistics");
 		time_summary_scale(&run->per_load_ns, c->args.cfg.count,
 				   &run->per_command_ns);
+		if (run->cmds_times) {
+			err = time_summary_compute(run->cmds_times,
+						   c->rounds_done,
+						   &run->per_load_cmds_ns);
+			if (err)
+				return pr_errno(err, "compare: statistics");
+		}
 	}
 	/*
 	 * Medians, not totals: a busy-polling guest now and then loses a
@@ -365,7 +384,8 @@ static void print_csv(FILE *f, const struct compare *c)
 	fprintf(f,
 		"device,mgmtdev,mode,kick,wait,profile,count,rounds,"
 		"total_us,us_per_command,median_us_per_command,"
-		"p99_load_us_per_command,speedup,baseline%s\n",
+		"p99_load_us_per_command,speedup,baseline%s%s\n",
+		cfg->cold ? ",median_cmds_us_per_command" : "",
 		c->cpu ?
 			",client_cpu_us_per_command,kthread_cpu_us_per_command" :
 			"");
@@ -383,6 +403,10 @@ static void print_csv(FILE *f, const struct compare *c)
 			run->per_command_ns.median / 1e3,
 			run->per_command_ns.p99 / 1e3, run->speedup,
 			c->targets[c->baseline].loc.name);
+		if (run->cmds_times)
+			fprintf(f, ",%.3f",
+				run->per_load_cmds_ns.median / 1e3 /
+					cfg->count);
 		if (c->cpu)
 			fprintf(f, ",%.3f,%.3f",
 				us_per_command(run, run->client_cpu_ns),
@@ -454,6 +478,10 @@ static void print_run(struct output *o, const struct compare *c,
 		     run->per_command_ns.p99 / 1e3);
 	print_run_counters(o, run, &c->vstats[(size_t)(run - c->runs) / MODES]);
 	print_double(o, PRINT_ANY, "speedup", " %8.2f", run->speedup);
+	if (run->cmds_times)
+		print_double(
+			o, PRINT_ANY, "median_cmds_us_per_command", " %18.3f",
+			run->per_load_cmds_ns.median / 1e3 / c->args.cfg.count);
 	if (c->cpu) {
 		print_double(o, PRINT_ANY, "client_cpu_us_per_command",
 			     " %17.3f",
@@ -483,13 +511,18 @@ static void print_table(struct output *o, const struct compare *c)
 	print_string(o, PRINT_ANY, "wait", " wait %s",
 		     load_wait_names[cfg->wait]);
 	print_bool(o, PRINT_ANY, "asid", " asid %s", cfg->asid);
-	print_uint(o, PRINT_ANY, "ring_size", " ring %u\n",
+	print_uint(o, PRINT_ANY, "ring_size", " ring %u",
 		   c->runs[0].info->ring_size);
+	if (cfg->cold)
+		print_bool(o, PRINT_ANY, "cold", " cold %s", true);
+	print_text(o, "\n");
 	print_string(o, PRINT_ANY, "baseline", "baseline %s serial\n",
 		     c->targets[c->baseline].loc.name);
 	print_text(o, "%-10s %-16s %-9s %12s %8s %14s %14s %8s", "DEVICE",
 		   "MGMTDEV", "MODE", "TOTAL_US", "US/CMD", "MEDIAN_US/CMD",
 		   "P99_LOAD/N_US", "SPEEDUP");
+	if (cfg->cold)
+		print_text(o, " %18s", "MEDIAN_CMDS_US/CMD");
 	if (c->cpu)
 		print_text(o, " %17s %18s", "CLIENT_CPU_US/CMD",
 			   "KTHREAD_CPU_US/CMD");
@@ -545,8 +578,10 @@ static void release(struct compare *c)
 
 	for (i = 0; i < c->n_targets; i++)
 		load_session_close(c->sessions[i]);
-	for (i = 0; i < c->n_runs; i++)
+	for (i = 0; i < c->n_runs; i++) {
 		free(c->runs[i].times);
+		free(c->runs[i].cmds_times);
+	}
 	kthread_cpu_release(&c->kthreads);
 	free(c);
 }

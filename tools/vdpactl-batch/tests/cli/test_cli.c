@@ -677,6 +677,36 @@ static void compare_refuses_unlike_devices(void **state)
 	free(err);
 }
 
+/* Cold loads say so and add the commands-only column, nothing else. */
+static void compare_cold_columns(void **state)
+{
+	char *out;
+
+	assert_int_equal(run_cli(*state,
+				 "compare --count 30 --rounds 3 --dev vdpa0 "
+				 "--cold",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, " ring 64 cold true\nbaseline vdpa0 serial\n");
+	expect_contains(out, "  SPEEDUP MEDIAN_CMDS_US/CMD\n");
+	free(out);
+	assert_int_equal(run_cli(*state,
+				 "-j compare --count 30 --rounds 3 --dev vdpa0 "
+				 "--cold",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "\"ring_size\":64,\"cold\":true,");
+	expect_contains(out, ",\"median_cmds_us_per_command\":");
+	free(out);
+	assert_int_equal(run_cli(*state,
+				 "-j compare --count 30 --rounds 3 --dev vdpa0",
+				 &out),
+			 CMD_OK);
+	assert_null(strstr(out, "cold"));
+	assert_null(strstr(out, "cmds_us"));
+	free(out);
+}
+
 static void compare_baseline_and_cpu(void **state)
 {
 	char *out;
@@ -859,6 +889,7 @@ int main(void)
 		cmocka_unit_test(man_page_lists_every_json_key),
 		cmocka_unit_test(compare_table_csv_and_json),
 		cmocka_unit_test(compare_refuses_unlike_devices),
+		cmocka_unit_test(compare_cold_columns),
 		cmocka_unit_test(compare_baseline_and_cpu),
 		cmocka_unit_test(iproute2_shaped_output),
 		cmocka_unit_test(module_state_and_stats),
