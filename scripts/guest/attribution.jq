@@ -6,7 +6,9 @@
 # and nosup0 (suppress_kicks=N): ratios of median time per command, one
 # line per choice, serial and parallel. A ratio above 1 means the choice
 # makes loads faster. Prints the compare table first. Errors out if a
-# device or figure is missing.
+# device or figure is missing, or if a vdpa_sim_batch device found a
+# command redundant (it acks those without work, stock never does: the
+# comparison would not be like with like).
 
 def need($c; $dev; $mode):
 	[$c.results[] | select(.device == $dev and .mode == $mode)
@@ -25,9 +27,14 @@ def line($c; $what; $a; $b):
 	   | tostring) | (.[0] | pad(10)) + .[1]);
 
 .compare as $c
+| ([$c.results[] | .vstats.delta."cvq redundant" // empty] | add // 0) as $redundant
+| if $redundant > 0
+  then error("attribution: \($redundant) redundant commands: not like with like")
+  else . end
 | "profile \($c.profile) count \($c.count) rounds \($c.rounds) kick \($c.kick) wait \($c.wait) ring \($c.ring_size)",
   "DEVICE     MODE      MEDIAN_US/CMD  SPEEDUP",
   ($c.results[] | "\(.device | pad(10)) \(.mode | pad(9)) \(.median_us_per_command * 1000 | round / 1000 | tostring | " " * (13 - length) + .)  \(.speedup * 100 | round / 100)"),
+  "redundant commands (vdpa_sim_batch's counter, all rows): \($redundant)",
   "",
   "what it is worth (ratio of median time per command)  serial    parallel",
   line($c; "our engine: stock0 / imm0"; "stock0"; "imm0"),
