@@ -157,8 +157,6 @@ struct vsb_dev {
 	/* what the data path filters with, updated once per CVQ batch */
 	struct vsb_rx_filter rx_filter;
 	u8 *frame;
-	/* this run took something from a queue (vsb_process()) */
-	bool served;
 
 	/* L */
 	enum vsb_completion completion;

@@ -454,6 +454,16 @@ bool vsb_ring_need_notify(struct vsb_ring *ring)
 	return !(val & VRING_AVAIL_F_NO_INTERRUPT);
 }
 
+/* Whether the driver's avail idx is past last_avail: 1, 0 or -EIO. */
+static int vsb_ring_avail_moved(struct vsb_ring *ring)
+{
+	u16 avail_idx;
+
+	if (vsb_ring_read16(ring, ring->avail + VSB_AVAIL_IDX_OFF, &avail_idx))
+		return -EIO;
+	return avail_idx != ring->last_avail;
+}
+
 /**
  * vsb_ring_disable_kicks - tell the driver it need not kick for now
  * @ring: the ring
@@ -495,8 +505,6 @@ int vsb_ring_disable_kicks(struct vsb_ring *ring)
  */
 int vsb_ring_enable_kicks(struct vsb_ring *ring)
 {
-	u16 avail_idx;
-
 	if (ring->fault || vsb_ring_start(ring))
 		return -EIO;
 	if (ring->event_idx) {
@@ -514,9 +522,7 @@ int vsb_ring_enable_kicks(struct vsb_ring *ring)
 	 * store and its read of them.
 	 */
 	vsb_mb();
-	if (vsb_ring_read16(ring, ring->avail + VSB_AVAIL_IDX_OFF, &avail_idx))
-		return -EIO;
-	return avail_idx != ring->last_avail;
+	return vsb_ring_avail_moved(ring);
 }
 
 /**
@@ -530,15 +536,11 @@ int vsb_ring_enable_kicks(struct vsb_ring *ring)
  */
 int vsb_ring_poll(struct vsb_ring *ring)
 {
-	u16 avail_idx;
-
 	if (ring->fault || vsb_ring_start(ring))
 		return -EIO;
 	if (ring->avail_idx != ring->last_avail)
 		return 1;
-	if (vsb_ring_read16(ring, ring->avail + VSB_AVAIL_IDX_OFF, &avail_idx))
-		return -EIO;
-	return avail_idx != ring->last_avail;
+	return vsb_ring_avail_moved(ring);
 }
 
 /*

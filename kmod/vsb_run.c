@@ -166,23 +166,34 @@ static void vsb_cvq_execute(struct vsb_dev *vsb, struct vsb_vq *cvq,
 	}
 }
 
+/* The CVQ, if the driver has it running; Q held. */
+static struct vsb_vq *vsb_running_cvq(struct vsb_dev *vsb)
+{
+	struct vsb_vq *cvq = &vsb->vqs[vsb_cvq_index(vsb)];
+
+	if (!vsb_running(vsb) || !cvq->ready ||
+	    !(vsb->features & BIT_ULL(VIRTIO_NET_F_CTRL_VQ)))
+		return NULL;
+	return cvq;
+}
+
 /*
  * Serve the control queue. In batch mode every command available now, up
  * to batch_limit, is executed and its used entry written, and the used
  * index is published once; in immediate mode each command is published
  * (and notified) before the next is taken. Returns true if commands are
- * left for another run.
+ * left for another run; sets *served if it took any.
  */
-static bool vsb_process_cvq(struct vsb_dev *vsb)
+static bool vsb_process_cvq(struct vsb_dev *vsb, bool *served)
 {
-	struct vsb_vq *cvq = &vsb->vqs[vsb_cvq_index(vsb)];
+	struct vsb_vq *cvq = vsb_running_cvq(vsb);
 	struct vsb_cvq_result res;
 	struct vsb_cvq_run run;
 	bool more = false;
 	u32 done = 0;
 	int ret;
 
-	if (!cvq->ready || !(vsb->features & BIT_ULL(VIRTIO_NET_F_CTRL_VQ)))
+	if (!cvq)
 		return false;
 
 	run = (struct vsb_cvq_run){
@@ -251,7 +262,7 @@ static bool vsb_process_cvq(struct vsb_dev *vsb)
 	vsb_cvq_complete(vsb, cvq, &run);
 	if (ret < 0)
 		vsb_needs_reset(vsb, cvq);
-	vsb->served |= done > 0;
+	*served |= done > 0;
 	return more;
 }
 
@@ -268,7 +279,7 @@ static u32 vsb_frame_max(const struct vsb_dev *vsb)
 }
 
 /* Move frames of queue pair @pair from its transmit to its receive queue. */
-static bool vsb_process_pair(struct vsb_dev *vsb, u16 pair)
+static bool vsb_process_pair(struct vsb_dev *vsb, u16 pair, bool *served)
 {
 	struct vsb_vq *rx = &vsb->vqs[2 * pair], *tx = &vsb->vqs[2 * pair + 1];
 	struct vsb_loopback_stats stats = {};
@@ -287,7 +298,7 @@ static bool vsb_process_pair(struct vsb_dev *vsb, u16 pair)
 	if (!rx->ready || !tx->ready)
 		return false;
 	ret = vsb_loopback_run(&lb, VSB_TX_BUDGET);
-	vsb->served |= ret != 0;
+	*served |= ret != 0;
 	mutex_lock(&vsb->lock);
 	vsb_add_lb_stats(&vsb->lb_stats[pair], &stats);
 	mutex_unlock(&vsb->lock);
@@ -306,7 +317,7 @@ static bool vsb_process_pair(struct vsb_dev *vsb, u16 pair)
 }
 
 /* The data path: only the pairs the driver enabled (one without MQ). */
-static bool vsb_process_data(struct vsb_dev *vsb)
+static bool vsb_process_data(struct vsb_dev *vsb, bool *served)
 {
 	bool more = false;
 	u16 pairs = 1;
@@ -318,7 +329,7 @@ static bool vsb_process_data(struct vsb_dev *vsb)
 		mutex_unlock(&vsb->lock);
 	}
 	for (i = 0; i < pairs && vsb_running(vsb); i++)
-		more |= vsb_process_pair(vsb, i);
+		more |= vsb_process_pair(vsb, i, served);
 	return more;
 }
 
@@ -341,10 +352,9 @@ void vsb_schedule(struct vsb_dev *vsb)
  */
 static bool vsb_process(struct vsb_dev *vsb)
 {
-	bool more;
+	bool more, served = false;
 
 	lockdep_assert_held(&vsb->queue_lock);
-	vsb->served = false;
 	if (!vsb_running(vsb))
 		return false;
 	mutex_lock(&vsb->lock);
@@ -356,22 +366,11 @@ static bool vsb_process(struct vsb_dev *vsb)
 		vsb->filter_stale = 0;
 	}
 	mutex_unlock(&vsb->lock);
-	more = vsb_process_cvq(vsb);
-	more |= vsb_process_data(vsb);
+	more = vsb_process_cvq(vsb, &served);
+	more |= vsb_process_data(vsb, &served);
 	if (more && vsb_running(vsb))
 		vsb_schedule(vsb);
-	return vsb->served;
-}
-
-/* The CVQ, if the driver has it running; Q held. */
-static struct vsb_ring *vsb_cvq_ring(struct vsb_dev *vsb)
-{
-	struct vsb_vq *cvq = &vsb->vqs[vsb_cvq_index(vsb)];
-
-	if (!vsb_running(vsb) || !cvq->ready ||
-	    !(vsb->features & BIT_ULL(VIRTIO_NET_F_CTRL_VQ)))
-		return NULL;
-	return &cvq->ring;
+	return served;
 }
 
 /*
@@ -381,15 +380,15 @@ static struct vsb_ring *vsb_cvq_ring(struct vsb_dev *vsb)
  */
 static bool vsb_cvq_announced(struct vsb_dev *vsb, struct mm_struct *mm)
 {
-	struct vsb_ring *ring;
+	struct vsb_vq *cvq;
 	bool ret = false;
 
 	mutex_lock(&vsb->queue_lock);
-	ring = vsb_cvq_ring(vsb);
+	cvq = vsb_running_cvq(vsb);
 	if (vsb->mm != mm)
 		ret = true;
-	else if (ring && ring->kicks_off)
-		ret = vsb_ring_poll(ring) != 0;
+	else if (cvq && cvq->ring.kicks_off)
+		ret = vsb_ring_poll(&cvq->ring) != 0;
 	mutex_unlock(&vsb->queue_lock);
 	return ret;
 }
@@ -402,15 +401,15 @@ static bool vsb_cvq_announced(struct vsb_dev *vsb, struct mm_struct *mm)
  */
 static bool vsb_cvq_rearm(struct vsb_dev *vsb)
 {
-	struct vsb_ring *ring;
+	struct vsb_vq *cvq;
 	int ret = 0;
 
 	mutex_lock(&vsb->queue_lock);
-	ring = vsb_cvq_ring(vsb);
-	if (ring && ring->kicks_off) {
-		ret = vsb_ring_enable_kicks(ring);
+	cvq = vsb_running_cvq(vsb);
+	if (cvq && cvq->ring.kicks_off) {
+		ret = vsb_ring_enable_kicks(&cvq->ring);
 		if (ret < 0)
-			vsb_needs_reset(vsb, &vsb->vqs[vsb_cvq_index(vsb)]);
+			vsb_needs_reset(vsb, cvq);
 	}
 	mutex_unlock(&vsb->queue_lock);
 	return ret != 0;
