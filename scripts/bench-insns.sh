@@ -11,6 +11,12 @@
 # kick pattern and wait mode and writes them to build/bench/insns.txt; the
 # raw counts stay in build/bench/insns-KICK-WAIT.raw.
 #
+# The same boots say where the instructions went: the plugin's profile,
+# named after the guest's kallsyms (scripts/lib/insn-profile.awk), gives
+# instructions per command by module and the functions that ran most, per
+# run, in build/bench/profile.txt (build/bench/profile-KICK-WAIT.raw and
+# .kallsyms hold the inputs).
+#
 # Spinning counts: a client that waits by polling the used ring ("wait
 # poll", QEMU's pattern) executes user instructions for as long as the
 # device takes, and a polling device kernel instructions for as long as it
@@ -52,18 +58,41 @@ for n in "$count" "$rounds"; do
 	esac
 done
 
+# profile_report KICK WAIT GUEST_OUTPUT PROFILE: the profile of one boot
+# by module and function, per command.
+profile_report() {
+	local ksyms=${4%.raw}.kallsyms
+
+	sed -n '/^kallsyms-begin/,/^kallsyms-end/{/^kallsyms-/d;p}' "$3" |
+		tr -d '\r' | base64 -d | gunzip >"$ksyms" ||
+		die "no kernel symbols in $3"
+	[ -s "$ksyms" ] || die "no kernel symbols in $3"
+	[ -s "$4" ] || die "no profile in $4"
+	{
+		awk '{ print $1, 0, $2, $3 }' "$ksyms"
+		awk '{ split($1, s, "="); split($2, p, "="); split($3, n, "=")
+			print substr(p[2], 3), 1, s[2], n[2] }' "$4"
+	} | LC_ALL=C sort -k1,1 -k2,2n |
+		awk -v cmds=$((count * rounds)) -v top=15 \
+			-v title="kick $1, wait $2" \
+			-f "$VB_ROOT/scripts/lib/insn-profile.awk" "$3" -
+}
+
 plugin=$VB_BUILD/plugin/insn_count.so
 [ -s "$plugin" ] || die "no $plugin: run 'make insn-count'"
 mkdir -p "$VB_BUILD/bench"
 out=$VB_BUILD/bench/insns.txt
+profile_out=$VB_BUILD/bench/profile.txt
 : >"$out.tmp"
+: >"$profile_out.tmp"
 for run in each/poll once/poll each/call once/call; do
 	kick=${run%/*}
 	wait=${run#*/}
 	raw=$VB_BUILD/bench/insns-$kick-$wait.raw
 	guest=$VB_BUILD/bench/insns-$kick-$wait.guest
+	profile=$VB_BUILD/bench/profile-$kick-$wait.raw
 	: >"$raw"
-	"$VB_ROOT/scripts/vm.sh" --plugin "$plugin,out=$raw" \
+	"$VB_ROOT/scripts/vm.sh" --plugin "$plugin,out=$raw,profile=$profile" \
 		--name "bench-insns-$kick-$wait" -- \
 		scripts/guest/bench-insns.sh "$count" "$rounds" "$kick" "$wait" \
 		>"$guest"
@@ -126,5 +155,8 @@ for run in each/poll once/poll each/call once/call; do
 		exit bad
 	}' "$guest" "$raw" | tee -a "$out.tmp"
 	echo | tee -a "$out.tmp"
+	profile_report "$kick" "$wait" "$guest" "$profile" >>"$profile_out.tmp"
 done
 mv "$out.tmp" "$out"
+mv "$profile_out.tmp" "$profile_out"
+say "where the instructions went: $profile_out"

@@ -16,7 +16,11 @@
 #            the driver not to kick buys
 #
 # Prints "slot N DEVICE MODE" for each run (the plugin's slots are the
-# runs' indices), then compare's JSON on one line prefixed "compare ".
+# runs' indices), then compare's JSON on one line prefixed "compare ",
+# then the kernel's text symbols (address, name, module), gzipped and in
+# base64 between "kallsyms-begin" and "kallsyms-end" lines: the plugin's
+# profile holds addresses of this boot, randomised (KASLR) and with the
+# modules wherever they were loaded.
 #
 # Usage: bench-insns.sh COUNT ROUNDS KICK WAIT
 set -e
@@ -48,3 +52,6 @@ vdpactl-batch -j compare --count "$COUNT" --rounds "$ROUNDS" --kick "$KICK" \
 jq -r '.compare.results | to_entries[] |
 	"slot \(.key) \(.value.device) \(.value.mode)"' /tmp/insns.json
 printf 'compare %s\n' "$(jq -c . /tmp/insns.json)"
+echo kallsyms-begin
+grep ' [tT] ' /proc/kallsyms | cut -d' ' -f1,3,4 | gzip -c | base64
+echo kallsyms-end

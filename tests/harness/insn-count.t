@@ -3,18 +3,32 @@
 # tools/insn-count: the TCG plugin counts one window per timed load, from
 # vdpactl-batch's markers, in the marker's slot (compare's run index), with
 # both user and kernel instructions in it, and nothing without markers.
+# With profile=, the same instructions are given per translation block,
+# by slot, when QEMU exits.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tap.sh
 
 plugin=build/plugin/insn_count.so
 raw=build/vm/selftest/insn-count.raw
+profile=build/vm/selftest/insn-count.profile
 mkdir -p build/vm/selftest
-rm -f "$raw"
+rm -f "$raw" "$profile"
 
-tap_plan 6
+# sums FILE: "slot:instructions" per slot, the windows' or the profile's.
+sums() {
+	awk '{ split($1, s, "=")
+		for (i = 2; i <= NF; i++) {
+			split($i, f, "=")
+			if (f[1] != "pc")
+				n[s[2]] += f[2]
+		}
+	} END { for (k in n) print k ":" n[k] }' "$1" | sort
+}
+
+tap_plan 9
 tap_ok "the plugin builds" make -s insn-count
 tap_ok "a compare of 4 commands x 5 loads runs under it" \
-	scripts/vm.sh --devices --plugin "$plugin,out=$raw" \
+	scripts/vm.sh --devices --plugin "$plugin,out=$raw,profile=$profile" \
 	--log-dir build/vm/selftest --name insn-count -- \
 	vdpactl-batch compare --count 4 --rounds 5 --dev batch0
 tap_is "$(cut -d' ' -f1 "$raw" | sort | uniq -c | awk '{ print $2 ":" $1 }' | paste -sd' ')" \
@@ -22,10 +36,20 @@ tap_is "$(cut -d' ' -f1 "$raw" | sort | uniq -c | awk '{ print $2 ":" $1 }' | pa
 tap_is "$(awk '{ split($2, u, "="); split($3, k, "=");
 	if (u[2] > 0 && k[2] > 0) n++ } END { print n + 0 }' "$raw")" 10 \
 	"every window counted user and kernel instructions"
-rm -f "$raw"
+tap_ok "the profile has blocks of both runs, user and kernel" \
+	test "$(awk '{ split($1, s, "="); split($2, p, "=")
+		k = s[2] (p[2] ~ /^0xffff/ ? "k" : "u"); if (!(k in seen)) n++
+		seen[k] = 1 } END { print n + 0 }' "$profile")" = 4
+# Only where a block straddles a marker do the two counts differ.
+tap_is "$(join -t: <(sums "$raw") <(sums "$profile") |
+	awk -F: '{ d = $2 - $3; if (d < 0) d = -d
+		if (d > $2 / 1000) bad++ } END { print NR ":" bad + 0 }')" \
+	"2:0" "per slot, the profile sums to the windows' count, within 0.1 %"
+rm -f "$raw" "$profile"
 tap_ok "a command without markers opens no window" \
-	scripts/vm.sh --devices --plugin "$plugin,out=$raw" \
+	scripts/vm.sh --devices --plugin "$plugin,out=$raw,profile=$profile" \
 	--log-dir build/vm/selftest --name insn-count -- \
 	vdpactl-batch load --dev batch0 --count 4 --rounds 2
 tap_is "$(wc -l <"$raw")" 0 "and the plugin's file stays empty"
+tap_is "$(wc -l <"$profile")" 0 "and so does its profile"
 tap_done

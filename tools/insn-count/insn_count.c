@@ -21,7 +21,18 @@
  * Counting is per translation block, when the block starts; a window is
  * off by at most the rest of the block its markers sit in.
  *
- * Usage: qemu-system-x86_64 -plugin insn_count.so,out=PATH ...
+ * With "profile=PATH" the plugin also says where the instructions went:
+ * each translation block counts what it executed while a window was open,
+ * in the slot of the window started last (a run's loads do not overlap),
+ * and at exit PATH gets one line per block and slot,
+ *
+ *   slot=S pc=0xADDR insns=N
+ *
+ * ADDR being the block's first guest virtual address (16 hex digits),
+ * which scripts/lib/insn-profile.awk names after the guest's kallsyms.
+ * A block retranslated at the same address gets a line of its own.
+ *
+ * Usage: qemu-system-x86_64 -plugin insn_count.so,out=PATH[,profile=PATH] ...
  *
  * The declarations below are of QEMU's public plugin API (version 1, as
  * QEMU 7.2 has it), written here so the plugin builds without QEMU's
@@ -31,6 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef uint64_t qemu_plugin_id_t;
@@ -89,6 +101,20 @@ static uint64_t counts[MAX_VCPUS][MODES];
 static uint64_t window_start[SLOTS][MODES];
 static FILE *out;
 
+/* One translated block, with profile=: what it ran in each slot's windows. */
+struct tb_profile {
+	struct tb_profile *next;
+	uint64_t vaddr;
+	uintptr_t udata; /* tb_exec()'s: instructions << 1 | mode */
+	uint64_t execs[SLOTS];
+};
+
+static FILE *profile_out;
+/* Every block translated, newest first; pushed by any vCPU thread. */
+static struct tb_profile *profiles;
+/* The slot of the window started last, or -1 once it stopped. */
+static int profile_slot = -1;
+
 static void sum_counts(uint64_t sum[MODES])
 {
 	unsigned int v, m;
@@ -119,7 +145,12 @@ static void mark_exec(unsigned int vcpu, void *udata)
 	sum_counts(now);
 	if (code >> 4 == MARK_START) {
 		memcpy(window_start[slot], now, sizeof(now));
+		__atomic_store_n(&profile_slot, slot, __ATOMIC_RELAXED);
 	} else if (code >> 4 == MARK_STOP && out) {
+		int open = slot;
+
+		__atomic_compare_exchange_n(&profile_slot, &open, -1, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 		fprintf(out, "slot=%u user=%llu kernel=%llu\n", slot,
 			(unsigned long long)(now[USER] -
 					     window_start[slot][USER]),
@@ -127,6 +158,35 @@ static void mark_exec(unsigned int vcpu, void *udata)
 					     window_start[slot][KERNEL]));
 		fflush(out);
 	}
+}
+
+static void tb_exec_profiled(unsigned int vcpu, void *udata)
+{
+	struct tb_profile *p = udata;
+	int slot = __atomic_load_n(&profile_slot, __ATOMIC_RELAXED);
+
+	tb_exec(vcpu, (void *)p->udata);
+	if (slot >= 0)
+		__atomic_fetch_add(&p->execs[slot], 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * A block's profile, or NULL (then the block is only counted): a block
+ * the profile cannot hold must not change the counts of the windows.
+ */
+static struct tb_profile *tb_profile_new(uint64_t vaddr, uintptr_t udata)
+{
+	struct tb_profile *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->vaddr = vaddr;
+	p->udata = udata;
+	p->next = __atomic_load_n(&profiles, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&profiles, &p->next, p, true,
+					    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		;
+	return p;
 }
 
 /* The marker's operation and slot, or 0 if @insn is not a marker. */
@@ -149,11 +209,18 @@ static unsigned int mark_code(const struct qemu_plugin_insn *insn)
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
-	uintptr_t mode = qemu_plugin_tb_vaddr(tb) >= KERNEL_START;
+	uint64_t vaddr = qemu_plugin_tb_vaddr(tb);
+	uintptr_t mode = vaddr >= KERNEL_START, udata = n << 1 | mode;
+	struct tb_profile *p = profile_out ? tb_profile_new(vaddr, udata) :
+					     NULL;
 
 	(void)id;
-	qemu_plugin_register_vcpu_tb_exec_cb(
-		tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, (void *)(n << 1 | mode));
+	if (p)
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_profiled,
+						     QEMU_PLUGIN_CB_NO_REGS, p);
+	else
+		qemu_plugin_register_vcpu_tb_exec_cb(
+			tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, (void *)udata);
 	if (mode == KERNEL)
 		return;
 	for (i = 0; i < n; i++) {
@@ -167,6 +234,21 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 }
 
+static void profile_write(void)
+{
+	const struct tb_profile *p;
+	unsigned int s;
+
+	for (p = __atomic_load_n(&profiles, __ATOMIC_ACQUIRE); p; p = p->next)
+		for (s = 0; s < SLOTS; s++)
+			if (p->execs[s])
+				fprintf(profile_out,
+					"slot=%u pc=0x%016llx insns=%llu\n", s,
+					(unsigned long long)p->vaddr,
+					(unsigned long long)(p->execs[s] *
+							     (p->udata >> 1)));
+}
+
 static void at_exit(qemu_plugin_id_t id, void *udata)
 {
 	(void)id;
@@ -174,6 +256,23 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	if (out)
 		fclose(out);
 	out = NULL;
+	if (profile_out) {
+		profile_write();
+		fclose(profile_out);
+	}
+	profile_out = NULL;
+}
+
+static FILE *open_arg(const char *arg, const char *key, const char *mode)
+{
+	FILE *f = fopen(arg + strlen(key), mode);
+
+	if (!f) {
+		qemu_plugin_outs("insn_count: cannot open ");
+		qemu_plugin_outs(arg);
+		qemu_plugin_outs("\n");
+	}
+	return f;
 }
 
 INSN_COUNT_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
@@ -185,12 +284,13 @@ INSN_COUNT_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	(void)info;
 	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4)) {
-			out = fopen(argv[i] + 4, "a");
-			if (!out) {
-				qemu_plugin_outs(
-					"insn_count: cannot open out=\n");
+			out = open_arg(argv[i], "out=", "a");
+			if (!out)
 				return -1;
-			}
+		} else if (!strncmp(argv[i], "profile=", 8)) {
+			profile_out = open_arg(argv[i], "profile=", "w");
+			if (!profile_out)
+				return -1;
 		}
 	}
 	if (!out) {
