@@ -198,6 +198,13 @@ struct vsb_dev {
 	/* a kick not yet served; a worker polling for kicks takes it */
 	atomic_t kicked;
 	bool polling;
+	/*
+	 * kick_hint_lock: the CVQ's used->flags as a user address of
+	 * kick_hint_mm, or NULL; see vsb_kick_hint.c.
+	 */
+	spinlock_t kick_hint_lock;
+	__le16 __user *kick_hint;
+	struct mm_struct *kick_hint_mm;
 	struct work_struct work;
 	/* on the netlink family's device list, in the order of genl_id */
 	struct list_head node;
@@ -272,9 +279,15 @@ void vsb_schedule(struct vsb_dev *vsb);
 void vsb_kick(struct vsb_dev *vsb);
 void vsb_work(struct work_struct *work);
 
+/* vsb_kick_hint.c: no more CVQ kicks, asked for by the kick itself */
+void vsb_kick_hint_share(struct vsb_dev *vsb, struct vsb_vq *cvq);
+void vsb_kick_hint_forget(struct vsb_dev *vsb);
+void vsb_kick_hint(struct vsb_dev *vsb);
+
 /* vsb_mem.c: guest memory */
 extern const struct vsb_mem_ops vsb_iotlb_mem_ops;
 bool vsb_vq_nothing_mapped(struct vsb_vq *vq);
+void __user *vsb_vq_user_ptr(struct vsb_vq *vq, u64 addr, u32 len);
 void vsb_maps_changed(struct vsb_dev *vsb);
 
 #endif /* VSB_H */

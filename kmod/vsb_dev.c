@@ -22,10 +22,17 @@
 #include "vsb.h"
 #include "vsb_trace.h"
 
+/* For the ops that change what the queues are. */
+static void vsb_lock_queues(struct vsb_dev *vsb)
+{
+	mutex_lock(&vsb->queue_lock);
+	vsb_kick_hint_forget(vsb);
+}
+
 /* For the ops that change what the queues are and what others read. */
 static void vsb_lock_both(struct vsb_dev *vsb)
 {
-	mutex_lock(&vsb->queue_lock);
+	vsb_lock_queues(vsb);
 	mutex_lock(&vsb->lock);
 }
 
@@ -69,6 +76,7 @@ static void vsb_kick_vq(struct vdpa_device *vdpa, u16 idx)
 		if (!atomic64_read(&vsb->cvq_kick_ns))
 			atomic64_cmpxchg(&vsb->cvq_kick_ns, 0, ktime_get_ns());
 		trace_vsb_cvq_kick(vsb);
+		vsb_kick_hint(vsb);
 	}
 	vsb_kick(vsb);
 }
@@ -80,7 +88,7 @@ static int vsb_set_vq_address(struct vdpa_device *vdpa, u16 idx, u64 desc,
 
 	if (idx >= vsb->nvqs)
 		return -EINVAL;
-	mutex_lock(&vsb->queue_lock);
+	vsb_lock_queues(vsb);
 	vsb->vqs[idx].desc_addr = desc;
 	vsb->vqs[idx].driver_addr = driver;
 	vsb->vqs[idx].device_addr = device;
@@ -95,7 +103,7 @@ static void vsb_set_vq_num(struct vdpa_device *vdpa, u16 idx, u32 num)
 
 	if (idx >= vsb->nvqs)
 		return;
-	mutex_lock(&vsb->queue_lock);
+	vsb_lock_queues(vsb);
 	vsb->vqs[idx].num = num;
 	mutex_unlock(&vsb->queue_lock);
 }
@@ -146,7 +154,7 @@ static void vsb_set_vq_ready(struct vdpa_device *vdpa, u16 idx, bool ready)
 	if (idx >= vsb->nvqs)
 		return;
 	vq = &vsb->vqs[idx];
-	mutex_lock(&vsb->queue_lock);
+	vsb_lock_queues(vsb);
 	if (ready && !vq->ready) {
 		vsb_vq_enable(vsb, vq);
 		/* Enabled after DRIVER_OK: serve what is already there. */
@@ -181,7 +189,7 @@ static int vsb_set_vq_state(struct vdpa_device *vdpa, u16 idx,
 	if (idx >= vsb->nvqs)
 		return -EINVAL;
 	vq = &vsb->vqs[idx];
-	mutex_lock(&vsb->queue_lock);
+	vsb_lock_queues(vsb);
 	vq->last_avail = state->split.avail_index;
 	if (vq->ready)
 		vsb_ring_set_base(&vq->ring, vq->last_avail);
@@ -664,6 +672,7 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 	mutex_init(&vsb->queue_lock);
 	mutex_init(&vsb->lock);
 	spin_lock_init(&vsb->config_lock);
+	spin_lock_init(&vsb->kick_hint_lock);
 	INIT_WORK(&vsb->work, vsb_work);
 	atomic64_set(&vsb->cvq_kicks, 0);
 	INIT_LIST_HEAD(&vsb->node);

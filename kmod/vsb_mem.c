@@ -31,6 +31,7 @@ void vsb_maps_changed(struct vsb_dev *vsb)
 {
 	lockdep_assert_held(&vsb->lock);
 	atomic64_add(vsb_map_gen_step, &vsb->map_gen);
+	vsb_kick_hint_forget(vsb);
 }
 
 /*
@@ -41,14 +42,12 @@ void vsb_maps_changed(struct vsb_dev *vsb)
  * driver gave), whereas waiting for set_map would close a cycle through
  * the mmap_lock it is called under.
  */
-static void vsb_vq_as(struct vsb_vq *vq)
+static void vsb_vq_as_refresh(struct vsb_vq *vq)
 {
 	struct vsb_dev *vsb = vq->vsb;
 	unsigned int i;
 	u32 group;
 
-	if (vq->tlb_gen == atomic64_read(&vsb->map_gen))
-		return;
 	mutex_lock(&vsb->lock);
 	group = vq->index == vsb_cvq_index(vsb) ? VSB_GROUP_CVQ :
 						  VSB_GROUP_DATA;
@@ -58,6 +57,13 @@ static void vsb_vq_as(struct vsb_vq *vq)
 		vq->tlb[i] = (struct vsb_tlb_entry){ .start = 1, .last = 0 };
 	vq->tlb_gen = atomic64_read(&vsb->map_gen);
 	mutex_unlock(&vsb->lock);
+}
+
+/* Every access checks; the refresh is out of line, and rare. */
+static void vsb_vq_as(struct vsb_vq *vq)
+{
+	if (vq->tlb_gen != atomic64_read(&vq->vsb->map_gen))
+		vsb_vq_as_refresh(vq);
 }
 
 /*
@@ -74,20 +80,17 @@ bool vsb_vq_nothing_mapped(struct vsb_vq *vq)
 	return vsb->mm && !vsb->as[vq->asid].iotlb->nmaps;
 }
 
-/* The translation of addr: recent look-ups first, then the IOTLB. */
-static const struct vsb_tlb_entry *vsb_translate(struct vsb_vq *vq, u64 addr)
+/*
+ * A look-up the queue's cache missed: the IOTLB's map, cached. Out of line,
+ * so that vsb_translate() stays small enough to inline into every access.
+ */
+static noinline const struct vsb_tlb_entry *
+vsb_translate_miss(struct vsb_vq *vq, u64 addr)
 {
 	struct vsb_dev *vsb = vq->vsb;
 	const struct vhost_iotlb_map *map;
-	struct vsb_tlb_entry *e;
-	unsigned int i;
+	struct vsb_tlb_entry *e = NULL;
 
-	for (i = 0; i < VSB_TLB_CACHE; i++) {
-		e = &vq->tlb[i];
-		if (e->start <= addr && addr <= e->last)
-			return e;
-	}
-	e = NULL;
 	mutex_lock(&vsb->lock);
 	map = vhost_iotlb_itree_first(vsb->as[vq->asid].iotlb, addr, addr);
 	if (map) {
@@ -100,6 +103,40 @@ static const struct vsb_tlb_entry *vsb_translate(struct vsb_vq *vq, u64 addr)
 	}
 	mutex_unlock(&vsb->lock);
 	return e;
+}
+
+/* The translation of addr: recent look-ups first, then the IOTLB. */
+static const struct vsb_tlb_entry *vsb_translate(struct vsb_vq *vq, u64 addr)
+{
+	const struct vsb_tlb_entry *e;
+	unsigned int i;
+
+	for (i = 0; i < VSB_TLB_CACHE; i++) {
+		e = &vq->tlb[i];
+		if (e->start <= addr && addr <= e->last)
+			return e;
+	}
+	return vsb_translate_miss(vq, addr);
+}
+
+/*
+ * The owner's user address of the device-writable [addr, addr + len) of
+ * @vq's space, for a write outside a run (vsb_kick_hint()); NULL where
+ * there is none: physical access, no map, no write permission, a range
+ * across maps. Q held, in a run.
+ */
+void __user *vsb_vq_user_ptr(struct vsb_vq *vq, u64 addr, u32 len)
+{
+	struct vsb_dev *vsb = vq->vsb;
+	const struct vsb_tlb_entry *map;
+
+	vsb_vq_as(vq);
+	if (!vsb->mm || current->mm != vsb->mm || !len)
+		return NULL;
+	map = vsb_translate(vq, addr);
+	if (!map || !(map->perm & VHOST_MAP_WO) || map->last - addr < len - 1)
+		return NULL;
+	return (void __user *)(uintptr_t)(map->addr + (addr - map->start));
 }
 
 static int vsb_phys_copy(u64 pa, void *buf, u32 len, bool write)

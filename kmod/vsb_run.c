@@ -6,7 +6,9 @@
  * with both bus drivers -- virtio_vdpa kicks from anywhere, and vhost_vdpa
  * (use_worker = false) calls it straight from the kick eventfd's wake-up,
  * under the wait queue lock -- so a kick only queues the work, which
- * adopts the owner's mm for vhost_vdpa's user addresses.
+ * adopts the owner's mm for vhost_vdpa's user addresses. (A CVQ kick may
+ * also set one flag in the used ring, at an address a run left for it:
+ * vsb_kick_hint.c.)
  *
  * A run holds vsb->queue_lock throughout and takes vsb->lock only between
  * guest memory accesses (see struct vsb_dev); the kick hand-off (vsb_kick,
@@ -210,6 +212,7 @@ static bool vsb_process_cvq(struct vsb_dev *vsb, bool *served)
 		vsb_needs_reset(vsb, cvq);
 		return false;
 	}
+	vsb_kick_hint_share(vsb, cvq);
 	for (;;) {
 		ret = vsb_ring_pop(&cvq->ring, &cvq->chain);
 		if (!ret) {
