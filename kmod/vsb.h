@@ -285,7 +285,6 @@ void vsb_kick_hint_forget(struct vsb_dev *vsb);
 void vsb_kick_hint(struct vsb_dev *vsb);
 
 /* vsb_mem.c: guest memory */
-extern const struct vsb_mem_ops vsb_iotlb_mem_ops;
 bool vsb_vq_nothing_mapped(struct vsb_vq *vq);
 void __user *vsb_vq_user_ptr(struct vsb_vq *vq, u64 addr, u32 len);
 void vsb_maps_changed(struct vsb_dev *vsb);

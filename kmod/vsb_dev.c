@@ -125,7 +125,6 @@ static void vsb_vq_enable(struct vsb_dev *vsb, struct vsb_vq *vq)
 	struct vsb_ring *ring = &vq->ring;
 	u16 num = vq->num <= VSB_QUEUE_SIZE_MAX ? vq->num : 0;
 
-	ring->mem.ops = &vsb_iotlb_mem_ops;
 	ring->mem.priv = vq;
 	ring->event_idx = vsb->features & BIT_ULL(VIRTIO_RING_F_EVENT_IDX);
 	ring->indirect = vsb->features & BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC);

@@ -307,17 +307,13 @@ static int vsb_mem_xfer(struct vsb_vq *vq, u64 addr, void *buf, u32 len,
 	return 0;
 }
 
-static int vsb_iotlb_read(void *priv, u64 addr, void *buf, u32 len)
+/* The ring engine's guest memory (vsb_port.h); @priv is the queue. */
+int vsb_iotlb_read(void *priv, u64 addr, void *buf, u32 len)
 {
 	return vsb_mem_xfer(priv, addr, buf, len, false);
 }
 
-static int vsb_iotlb_write(void *priv, u64 addr, const void *buf, u32 len)
+int vsb_iotlb_write(void *priv, u64 addr, const void *buf, u32 len)
 {
 	return vsb_mem_xfer(priv, addr, (void *)buf, len, true);
 }
-
-const struct vsb_mem_ops vsb_iotlb_mem_ops = {
-	.read = vsb_iotlb_read,
-	.write = vsb_iotlb_write,
-};

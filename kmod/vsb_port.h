@@ -47,7 +47,33 @@
  * Guest memory as the device sees it: device addresses (IOVAs) are
  * translated and permission-checked by the host of this code. Both
  * return 0 or a negative errno; a partial access is a failure.
+ *
+ * The module has one kind, kmod/vsb_mem.c's, and calls it directly: an
+ * indirect call for every access of every command would be a retpoline
+ * on many x86 CPUs. The host tests and fuzzers have several (faults, an
+ * access log) and pick one per ring through ops.
  */
+#ifdef __KERNEL__
+struct vsb_mem {
+	/* the ring's queue, struct vsb_vq */
+	void *priv;
+};
+
+int vsb_iotlb_read(void *priv, u64 addr, void *buf, u32 len);
+int vsb_iotlb_write(void *priv, u64 addr, const void *buf, u32 len);
+
+static inline int vsb_mem_read(const struct vsb_mem *mem, u64 addr, void *buf,
+			       u32 len)
+{
+	return vsb_iotlb_read(mem->priv, addr, buf, len);
+}
+
+static inline int vsb_mem_write(const struct vsb_mem *mem, u64 addr,
+				const void *buf, u32 len)
+{
+	return vsb_iotlb_write(mem->priv, addr, buf, len);
+}
+#else
 struct vsb_mem_ops {
 	int (*read)(void *priv, u64 addr, void *buf, u32 len);
 	int (*write)(void *priv, u64 addr, const void *buf, u32 len);
@@ -69,5 +95,6 @@ static inline int vsb_mem_write(const struct vsb_mem *mem, u64 addr,
 {
 	return mem->ops->write(mem->priv, addr, buf, len);
 }
+#endif
 
 #endif /* VSB_PORT_H */
