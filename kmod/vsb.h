@@ -134,7 +134,9 @@ struct vsb_cvq_stats {
  * state).
  *
  * "Q+L": written holding both, so either is enough to read. Config space:
- * config_lock. Kick hand-off: atomics and barriers (vsb_kick()). List node
+ * config_lock. Kick hand-off: atomics and barriers (vsb_kick()). The kick
+ * hint: kick_hint_lock, innermost and irq-safe, taken under Q, under L and
+ * under the kick eventfd's wait-queue lock (vsb_kick_hint.c). List node
  * and genl_id: vsb_devices_lock.
  */
 struct vsb_dev {
@@ -183,6 +185,8 @@ struct vsb_dev {
 	u32 kick_poll_ns;
 	/* kicks off while the CVQ is served or watched */
 	bool suppress_kicks;
+	/* and the first kick of a sleeping worker asks for that itself */
+	bool kick_hint_on;
 	u16 mtu;
 	u16 max_vqp;
 	u32 nvqs;
@@ -200,7 +204,8 @@ struct vsb_dev {
 	bool polling;
 	/*
 	 * kick_hint_lock: the CVQ's used->flags as a user address of
-	 * kick_hint_mm, or NULL; see vsb_kick_hint.c.
+	 * kick_hint_mm, shared by a run for the next CVQ kick to write
+	 * VRING_USED_F_NO_NOTIFY to; NULL when none is. See vsb_kick_hint.c.
 	 */
 	spinlock_t kick_hint_lock;
 	__le16 __user *kick_hint;
@@ -229,6 +234,7 @@ struct vsb_dev_params {
 	u32 batch_limit;
 	u32 kick_poll_ns;
 	bool suppress_kicks;
+	bool kick_hint;
 	u16 max_vqp;
 };
 

@@ -679,6 +679,7 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 	vsb->batch_limit = params->batch_limit;
 	vsb->kick_poll_ns = params->kick_poll_ns;
 	vsb->suppress_kicks = params->suppress_kicks;
+	vsb->kick_hint_on = params->suppress_kicks && params->kick_hint;
 
 	for (i = 0; i < VSB_NAS; i++) {
 		/* No limit here: vsb_set_map() enforces VSB_IOTLB_LIMIT. */

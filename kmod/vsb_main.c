@@ -111,6 +111,11 @@ module_param_named(suppress_kicks, vsb_suppress_kicks, bool, 0644);
 MODULE_PARM_DESC(suppress_kicks,
 		 "no CVQ kicks asked while the device serves or watches it");
 
+static bool vsb_kick_hint_param = true;
+module_param_named(kick_hint, vsb_kick_hint_param, bool, 0644);
+MODULE_PARM_DESC(kick_hint,
+		 "with suppress_kicks, the first CVQ kick asks for no more");
+
 static int vsb_check_config(struct device *dev, const char *name,
 			    const struct vdpa_dev_set_config *cfg)
 {
@@ -171,6 +176,7 @@ static int vsb_dev_add(struct vdpa_mgmt_dev *mdev, const char *name,
 	params.kick_poll_ns =
 		min(READ_ONCE(vsb_kick_poll_us), 10000U) * NSEC_PER_USEC;
 	params.suppress_kicks = READ_ONCE(vsb_suppress_kicks);
+	params.kick_hint = READ_ONCE(vsb_kick_hint_param);
 	params.max_vqp = 1;
 	if (cfg->mask & BIT_ULL(VDPA_ATTR_DEV_NET_CFG_MAX_VQP))
 		params.max_vqp = cfg->net.max_vq_pairs;

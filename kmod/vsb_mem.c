@@ -42,7 +42,7 @@ void vsb_maps_changed(struct vsb_dev *vsb)
  * driver gave), whereas waiting for set_map would close a cycle through
  * the mmap_lock it is called under.
  */
-static void vsb_vq_as_refresh(struct vsb_vq *vq)
+static noinline void vsb_vq_as_refresh(struct vsb_vq *vq)
 {
 	struct vsb_dev *vsb = vq->vsb;
 	unsigned int i;
@@ -59,7 +59,7 @@ static void vsb_vq_as_refresh(struct vsb_vq *vq)
 	mutex_unlock(&vsb->lock);
 }
 
-/* Every access checks; the refresh is out of line, and rare. */
+/* Every access checks; the refresh is rare, so out of line. */
 static void vsb_vq_as(struct vsb_vq *vq)
 {
 	if (vq->tlb_gen != atomic64_read(&vq->vsb->map_gen))
@@ -130,6 +130,7 @@ void __user *vsb_vq_user_ptr(struct vsb_vq *vq, u64 addr, u32 len)
 	struct vsb_dev *vsb = vq->vsb;
 	const struct vsb_tlb_entry *map;
 
+	lockdep_assert_held(&vsb->queue_lock);
 	vsb_vq_as(vq);
 	if (!vsb->mm || current->mm != vsb->mm || !len)
 		return NULL;

@@ -32,6 +32,7 @@ static void vsb_needs_reset(struct vsb_dev *vsb, struct vsb_vq *vq)
 	    vsb_vq_nothing_mapped(vq))
 		vq->ring.fault = VSB_FAULT_NOTHING_MAPPED;
 	trace_vsb_needs_reset(vsb, vq->index, vq->ring.fault);
+	vsb_kick_hint_forget(vsb);
 	dev_warn_ratelimited(&vsb->vdpa.dev,
 			     "queue %u: %s; device needs reset\n", vq->index,
 			     vsb_fault_name(vq->ring.fault));

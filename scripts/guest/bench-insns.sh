@@ -3,7 +3,7 @@
 #
 # Inside the test-bed VM, under QEMU's insn_count plugin (see
 # scripts/bench-insns.sh): one vdpactl-batch compare of stock vdpa_sim_net
-# and four vdpa_sim_batch devices that differ in one device-side choice
+# and five vdpa_sim_batch devices that differ in one device-side choice
 # each, devices alternating round by round, equal 256-entry rings, the
 # same negotiated features, MAC_ADDR_SET payloads that change every round:
 #
@@ -14,6 +14,8 @@
 #            buys, and counts that do not depend on the clock
 #   batch3   batch completion, polling, suppress_kicks=N: what asking
 #            the driver not to kick buys
+#   batch4   batch completion, polling, kick_hint=N: what the first
+#            kick's own request for no more kicks buys
 #
 # Prints "slot N DEVICE MODE" for each run (the plugin's slots are the
 # runs' indices), then compare's JSON on one line prefixed "compare ",
@@ -45,10 +47,13 @@ echo "$poll" >$PARAMS/kick_poll_us
 echo N >$PARAMS/suppress_kicks
 tb_dev_add batch3 vdpasim_batch vhost_vdpa
 echo Y >$PARAMS/suppress_kicks
+echo N >$PARAMS/kick_hint
+tb_dev_add batch4 vdpasim_batch vhost_vdpa
+echo Y >$PARAMS/kick_hint
 
 vdpactl-batch -j compare --count "$COUNT" --rounds "$ROUNDS" --kick "$KICK" \
 	--wait "$WAIT" --ring-size 256 --dev stock0 --dev batch0 --dev batch1 --dev batch2 \
-	--dev batch3 >/tmp/insns.json
+	--dev batch3 --dev batch4 >/tmp/insns.json
 jq -r '.compare.results | to_entries[] |
 	"slot \(.key) \(.value.device) \(.value.mode)"' /tmp/insns.json
 printf 'compare %s\n' "$(jq -c . /tmp/insns.json)"

@@ -5,13 +5,14 @@
 # experiment of QEMU's "send CVQ state load commands in parallel" work --
 # 30 MAC_ADDR_SET commands per load, 1000 loads -- on stock vdpa_sim_net
 # and on vdpa_sim_batch, serial and parallel, devices alternating round by
-# round, equal 256-entry rings. vdpa_sim_batch runs as four devices that
+# round, equal 256-entry rings. vdpa_sim_batch runs as five devices that
 # differ from its defaults (batch0) in one choice each, so that what each
 # is worth shows apart (scripts/guest/attribution.jq):
 #
 #   imm0     immediate completion: batch0 against imm0 is batching alone
 #   nopoll0  kick_poll_us=0: no waiting for more work before sleeping
 #   nosup0   suppress_kicks=N: the driver kicks for every command
+#   nohint0  kick_hint=N: only the worker, once awake, asks for no kicks
 #
 # First as QEMU's shadow virtqueue kicks (once per command), then kicking
 # once per batch, then once per batch and sleeping for the ack. Then worker
@@ -63,12 +64,16 @@ echo "$poll" >$PARAMS/kick_poll_us
 echo N >$PARAMS/suppress_kicks
 tb_dev_add nosup0 vdpasim_batch vhost_vdpa
 echo Y >$PARAMS/suppress_kicks
+echo N >$PARAMS/kick_hint
+tb_dev_add nohint0 vdpasim_batch vhost_vdpa
+echo Y >$PARAMS/kick_hint
 
 for run in each/poll once/poll once/call; do
 	echo
 	vdpactl-batch -j compare --count 30 --rounds 1000 --ring-size 256 \
 		--kick "${run%/*}" --wait "${run#*/}" --baseline stock0 \
 		--dev stock0 --dev imm0 --dev batch0 --dev nopoll0 --dev nosup0 \
+		--dev nohint0 \
 		>/tmp/compare.json
 	jq -r -f scripts/guest/attribution.jq /tmp/compare.json
 done
