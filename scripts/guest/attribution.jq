@@ -5,7 +5,7 @@
 # immediate completion), batch0 (the defaults), nopoll0 (kick_poll_us=0),
 # nosup0 (suppress_kicks=N) and nohint0 (kick_hint=N): ratios of median time per command, one
 # line per choice, serial and parallel. A ratio above 1 means the choice
-# makes loads faster. Prints the compare table first. Errors out if a
+# makes loads faster. The table gives the driver's kicks per command too. Prints the compare table first. Errors out if a
 # device or figure is missing, or if a vdpa_sim_batch device found a
 # command redundant (it acks those without work, stock never does: the
 # comparison would not be like with like).
@@ -32,8 +32,8 @@ def line($c; $what; $a; $b):
   then error("attribution: \($redundant) redundant commands: not like with like")
   else . end
 | "profile \($c.profile) count \($c.count) rounds \($c.rounds) kick \($c.kick) wait \($c.wait) ring \($c.ring_size)",
-  "DEVICE     MODE      MEDIAN_US/CMD  SPEEDUP",
-  ($c.results[] | "\(.device | pad(10)) \(.mode | pad(9)) \(.median_us_per_command * 1000 | round / 1000 | tostring | " " * (13 - length) + .)  \(.speedup * 100 | round / 100)"),
+  "DEVICE     MODE      MEDIAN_US/CMD  SPEEDUP  KICKS/CMD",
+  ($c.results[] | "\(.device | pad(10)) \(.mode | pad(9)) \(.median_us_per_command * 1000 | round / 1000 | tostring | " " * (13 - length) + .)  \(.speedup * 100 | round / 100 | tostring | pad(7))  \(.kicks / .total_commands * 100 | round / 100)"),
   "redundant commands (vdpa_sim_batch's counter, all rows): \($redundant)",
   "",
   "what it is worth (ratio of median time per command)  serial    parallel",

@@ -26,6 +26,7 @@ compare() {
 			jq -nc --arg d "$d" --arg mode "$mode" --argjson m "$m" \
 				--argjson r "$red" '{device: $d, mode: $mode,
 				median_us_per_command: $m, speedup: 1,
+				kicks: 15, total_commands: 30,
 				vstats: {delta: {"cvq redundant": $r}}}'
 		done
 	done | jq -s '{compare: {profile: "mac", count: 30, rounds: 1000,
@@ -42,7 +43,7 @@ ratios() {
 	echo "$1" | grep "^$2" | awk '{ print $(NF - 1), $NF }'
 }
 
-tap_plan 7
+tap_plan 8
 out=$(compare | attribution)
 tap_is "$?" 0 "a full compare is attributed"
 tap_is "$(ratios "$out" 'batching alone')" "2 2" \
@@ -50,6 +51,8 @@ tap_is "$(ratios "$out" 'batching alone')" "2 2" \
 tap_is "$(ratios "$out" 'kick hint')" "1.5 1.5" \
 	"the kick hint: nohint0 over batch0"
 tap_is "$(ratios "$out" 'all of it')" "4 4" "all of it: stock0 over batch0"
+tap_is "$(echo "$out" | awk '$1 == "batch0" && $2 == "parallel" { print $NF }')" \
+	0.5 "the table gives kicks per command"
 
 # attributed [SKIP [REDUNDANT]]: attribution.jq over that compare.
 attributed() {
