@@ -531,7 +531,8 @@ static int vsb_set_map(struct vdpa_device *vdpa, unsigned int asid,
 
 	if (asid >= VSB_NAS)
 		return -EINVAL;
-	copy = vhost_iotlb_alloc(0, 0);
+	/* Newer vhost_iotlb admits no entry at all with a limit of 0. */
+	copy = vhost_iotlb_alloc(VSB_IOTLB_LIMIT, 0);
 	if (!copy)
 		return -ENOMEM;
 	/* Bounded before the copy, whose entries are GFP_ATOMIC. */
@@ -547,6 +548,8 @@ static int vsb_set_map(struct vdpa_device *vdpa, unsigned int asid,
 		ret = vhost_iotlb_add_range(copy, map->start, map->last,
 					    map->addr, map->perm);
 		if (ret) {
+			dev_warn_ratelimited(&vdpa->dev, "map %#llx: %d\n",
+					     map->start, ret);
 			/* All or nothing: a half map would mislead. */
 			vhost_iotlb_reset(copy);
 			break;
@@ -682,8 +685,8 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 	vsb->kick_hint_on = params->suppress_kicks && params->kick_hint;
 
 	for (i = 0; i < VSB_NAS; i++) {
-		/* No limit here: vsb_set_map() enforces VSB_IOTLB_LIMIT. */
-		vsb->as[i].iotlb = vhost_iotlb_alloc(0, 0);
+		/* vsb_set_map() replaces it; this one stays empty. */
+		vsb->as[i].iotlb = vhost_iotlb_alloc(VSB_IOTLB_LIMIT, 0);
 		if (!vsb->as[i].iotlb)
 			return -ENOMEM;
 		vsb->as[i].passthrough = true;
