@@ -32,12 +32,13 @@
 #                   younger than a day
 #   V=1             show commands and build output
 set -euo pipefail
+# The first row is the test bed's kernel, and the second test bed is made
+# beside it, whatever kernel the caller boots (make KERNEL=newest).
+VB_KERNEL=testbed
 # shellcheck source=lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 # shellcheck source=lib/apt-sources.sh
 . "$VB_ROOT/scripts/lib/apt-sources.sh"
-# The first row is the test bed's kernel, whatever kernel the caller boots.
-VB_KERNEL=testbed
 load_testbed_env
 
 COMPAT_SUITES=${COMPAT_SUITES:-trixie-backports sid experimental}
