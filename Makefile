@@ -2,9 +2,29 @@
 #
 # vdpa-batch top-level Makefile. "make help" lists the targets.
 
--include build/testbed.env
-
 BUILD := $(CURDIR)/build
+
+# KERNEL: the kernel the VM boots. "testbed" is Debian's 6.12 that setup
+# installs headers for (build/testbed.env); "newest" the newest kernel in
+# Debian's archive, a second test bed that "make newest-setup" makes
+# (build/newest.env; Documentation/testbed.rst). Each has its own image
+# and logs; the other's module goes into the image too, for the vermagic
+# test.
+KERNEL ?= testbed
+ifeq ($(KERNEL),testbed)
+-include build/testbed.env
+VM_DIR := $(BUILD)/vm
+OTHER_ENV := $(BUILD)/newest.env
+else ifeq ($(KERNEL),newest)
+-include build/newest.env
+VM_DIR := $(BUILD)/vm/newest
+OTHER_ENV := $(BUILD)/testbed.env
+else
+$(error KERNEL=$(KERNEL): testbed or newest)
+endif
+export VB_KERNEL := $(KERNEL)
+OTHER_KVER := $(shell sed -n 's/^TESTBED_KVER=//p' $(OTHER_ENV) 2>/dev/null)
+OTHER_KDIR := $(shell sed -n 's/^TESTBED_KDIR=//p' $(OTHER_ENV) 2>/dev/null)
 HOST_KREL := $(shell uname -r)
 
 # KDIR: the kernel the module is built for. KVER names a Debian kernel by
@@ -51,7 +71,8 @@ TESTTOOL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -pthread
 TB_KO := $(BUILD)/kmod/$(TESTBED_KVER)/kmod/vdpa_sim_batch.ko
 TB_TESTMOD := $(BUILD)/testmod/$(TESTBED_KVER)/vdpa_batch_warn_test.ko
 TB_STOCK := $(addprefix $(BUILD)/stock/$(TESTBED_KVER)/,vringh.ko vdpa_sim.ko vdpa_sim_net.ko)
-TB_IMAGE := $(BUILD)/vm/initramfs.cpio
+TB_OTHER_KO := $(if $(OTHER_KVER),$(BUILD)/kmod/$(OTHER_KVER)/kmod/vdpa_sim_batch.ko)
+TB_IMAGE := $(VM_DIR)/initramfs.cpio
 # QEMU 10 for the tests that run it in the guest, appended by vm.sh.
 TB_QEMU_LAYER := $(BUILD)/vm/qemu.cpio
 TB_QEMU_VERSION := $(wildcard $(BUILD)/qemu/version)
@@ -73,6 +94,7 @@ SLUB_VM_TESTS = $(wildcard tests/vm/60-stress-lifecycle.t \
 HARNESS_TESTS = $(wildcard tests/harness/*.t)
 
 .PHONY: all module tool setup testbed testbed-image check check-tests run \
+	newest-setup check-newest \
 	lint clean distclean help unit-tests tool-unit-tests kmod-unit-tests \
 	insn-count
 
@@ -85,7 +107,9 @@ help:
 	@echo '  tool           build build/tool/vdpactl-batch'
 	@echo '  setup          install packages, fetch the test-bed kernel, build stock vdpa_sim_net (root)'
 	@echo '  testbed-image  build the VM initramfs (module, stock modules, tool, tests)'
-	@echo '  check          setup, lint, host unit tests, then the VM tests (CI runs this)'
+	@echo '  check          setup, lint, host unit tests, then the VM tests (CI runs this),'
+	@echo '                 then a part of them on the newest Debian kernel (all: KERNEL=newest)'
+	@echo '  newest-setup   the newest Debian kernel as a second test bed (KERNEL=newest)'
 	@echo '  unit-tests     build the host unit tests of the tool and of the module code (ASan/UBSan)'
 	@echo '  run            the main job, in the VM'
 	@echo '  insn-count     build the TCG plugin that counts guest instructions (scripts/bench-insns.sh)'
@@ -102,6 +126,7 @@ help:
 	@echo '  clean          remove build outputs (keeps the download cache)'
 	@echo '  distclean      remove build/ entirely'
 	@echo 'Variables: KDIR=<kernel build dir>  KVER=<Debian kernel release>  V=1'
+	@echo '  KERNEL=testbed|newest  the kernel the VM boots (check, run, testbed-image)'
 	@echo '  module: $(if $(KDIR),$(KDIR),(no kernel headers found: make setup or KDIR=))'
 	@echo '  test bed: $(if $(TESTBED_KVER),$(TESTBED_KVER),(not set up: make setup))'
 
@@ -135,6 +160,11 @@ testbed-image: $(TB_IMAGE) $(if $(TB_QEMU_VERSION),$(TB_QEMU_LAYER))
 $(TB_KO): $(KMOD_SRCS)
 	$(Q)scripts/kbuild.sh . $(BUILD)/kmod/$(TESTBED_KVER) $(TESTBED_KDIR) $(KBUILD_ARGS) modules
 
+ifneq ($(OTHER_KVER),)
+$(TB_OTHER_KO): $(KMOD_SRCS)
+	$(Q)scripts/kbuild.sh . $(BUILD)/kmod/$(OTHER_KVER) $(OTHER_KDIR) $(KBUILD_ARGS) modules
+endif
+
 $(TB_TESTMOD): $(TESTMOD_SRCS)
 	$(Q)scripts/kbuild.sh tests/kmod $(BUILD)/testmod/$(TESTBED_KVER) $(TESTBED_KDIR) $(KBUILD_ARGS) modules
 
@@ -153,17 +183,49 @@ $(BUILD)/testtools/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(TESTTOOL_CFLAGS) -o $@ $<
 
-$(TB_IMAGE): $(TB_KO) $(TB_TESTMOD) $(TB_STOCK) $(if $(HAVE_TOOL),$(TOOL_BIN)) $(TESTTOOLS) $(TB_INPUTS)
+$(TB_IMAGE): $(TB_KO) $(TB_OTHER_KO) $(TB_TESTMOD) $(TB_STOCK) $(if $(HAVE_TOOL),$(TOOL_BIN)) $(TESTTOOLS) $(TB_INPUTS)
 	$(if $(TESTBED_KVER),,$(error test bed not set up: run 'make setup'))
 	$(Q)scripts/mkinitramfs.sh $@
 
 $(TB_QEMU_LAYER): $(TB_QEMU_VERSION) scripts/mkinitramfs.sh
 	$(Q)scripts/mkinitramfs.sh --qemu $@
 
+# The newest kernel's part of "make check": its vermagic refusal, the module
+# and virtio_net (MAC, loopback ping, multiqueue), 30 x 1000 loads on both
+# devices in every driver mode, the bad-input matrix and lifecycle stress.
+# "make check KERNEL=newest" runs every VM test there instead.
+NEWEST_VM_TESTS = $(wildcard tests/vm/19-vermagic.t tests/vm/20-batch-module-load.t \
+	tests/vm/22-batch-virtio-net.t tests/vm/27-batch-multiqueue.t \
+	tests/vm/30-batch-loads.t tests/vm/50-vdpactl-load.t \
+	tests/vm/60-stress-lifecycle.t tests/vm/61-bad-input-matrix.t)
+
+# The newest kernel in Debian's archive as a second test bed
+# (build/newest.env); without a kernel newer than the test bed's there is
+# none, and the newest kernel's tests are skipped.
+newest-setup:
+	$(Q)scripts/compat.sh --testbed
+
 # Setup may pick a new kernel, so everything after it runs in a fresh make
 # that reads the new build/testbed.env.
+ifeq ($(KERNEL),testbed)
 check: setup
+	$(Q)$(MAKE) newest-setup
 	$(Q)$(MAKE) check-tests
+	$(Q)$(MAKE) check-newest NEWEST_TESTS="$(NEWEST_VM_TESTS)"
+else
+check: setup newest-setup
+	$(Q)$(MAKE) KERNEL=testbed check-newest NEWEST_TESTS="$(VM_TESTS)"
+endif
+
+# check-newest NEWEST_TESTS=...: those VM tests on the newest kernel.
+check-newest:
+	$(Q)if [ ! -e $(BUILD)/newest.env ]; then \
+		echo 'check: SKIP the newest kernel: none newer than $(TESTBED_KVER) in the archive'; \
+	else \
+		$(MAKE) KERNEL=newest testbed-image && \
+		VB_KERNEL=newest VM_NO_BUILD=1 prove --timer --exec tests/run-test \
+			$(NEWEST_TESTS); \
+	fi
 
 check-tests: testbed-image unit-tests lint
 	$(Q)VM_NO_BUILD=1 prove --timer --exec tests/run-test \
@@ -171,12 +233,22 @@ check-tests: testbed-image unit-tests lint
 	$(Q)VM_NO_BUILD=1 VM_SLUB_DEBUG=1 VM_TIMEOUT=$${VM_TIMEOUT:-1200} \
 		prove --timer --exec tests/run-test $(SLUB_VM_TESTS)
 
+# On the newest kernel only the comparison itself: the instruction counts,
+# QEMU and cold-load figures in build/bench are the test bed's.
+ifeq ($(KERNEL),testbed)
 run: setup
 	$(Q)$(MAKE) testbed-image insn-count
 	$(Q)VM_NO_BUILD=1 scripts/vm.sh --name run -- scripts/guest/main-job.sh
 	$(Q)VM_NO_BUILD=1 scripts/bench-insns.sh
 	$(Q)VM_NO_BUILD=1 scripts/bench-qemu.sh
 	$(Q)VM_NO_BUILD=1 scripts/bench-cold.sh
+else
+run: setup newest-setup
+	$(Q)test -e $(BUILD)/newest.env || \
+		{ echo 'run: no kernel newer than the test bed'"'"'s in the archive'; exit 1; }
+	$(Q)$(MAKE) testbed-image
+	$(Q)VM_NO_BUILD=1 scripts/vm.sh --name run -- scripts/guest/main-job.sh
+endif
 
 lint: testbed-image
 	$(Q)scripts/lint.sh

@@ -18,6 +18,13 @@
 # for its own release, and nothing outside build/ changes except build
 # dependencies installed with apt-get (needs root only then).
 #
+# compat.sh --testbed makes the same newest kernel a second test bed
+# (Documentation/testbed.rst, "The newest kernel"): it prepares the tree as
+# above, downloads that version's unsigned kernel image and modules, writes
+# build/newest.env and runs fetch-testbed.sh and build-stock.sh for it
+# (VB_KERNEL=newest). When the archive has no kernel newer than the test
+# bed's, it says so, removes build/newest.env and succeeds.
+#
 # Environment:
 #   COMPAT_SUITES   suites searched for the newest kernel source
 #                   (default: "trixie-backports sid experimental")
@@ -25,6 +32,9 @@
 #                   younger than a day
 #   V=1             show commands and build output
 set -euo pipefail
+# The first row is the test bed's kernel, and the second test bed is made
+# beside it, whatever kernel the caller boots (make KERNEL=newest).
+VB_KERNEL=testbed
 # shellcheck source=lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 # shellcheck source=lib/apt-sources.sh
@@ -135,6 +145,35 @@ headers_package() {
 		sed -n "s/^Depends:.*\(linux-headers-[^ ,]*-$ARCH\) .*/\1/p" | head -n 1
 }
 
+# image_packages RELEASE VERSION: the binary packages that hold Debian's
+# kernel RELEASE and its modules, unsigned. Up to 6.x one package,
+# linux-image-RELEASE-unsigned; since 7.x linux-image-RELEASE is a
+# metapackage over linux-binary-RELEASE (the signed image),
+# linux-modules-RELEASE and linux-base-RELEASE, and the unsigned image is
+# linux-binary-unsigned-RELEASE.
+image_packages() {
+	local release=$1 ver=$2 dep
+	if package_exists "linux-image-$release-unsigned" "$ver"; then
+		echo "linux-image-$release-unsigned"
+		return
+	fi
+	apt-cache "${APT_OPTS[@]}" show "linux-image-$release=$ver" 2>/dev/null |
+		sed -n 's/^Depends: //p' | head -n 1 | tr ',' '\n' |
+		sed -n "s/^ *\(linux-[a-z]*-$release\)\( .*\)\?$/\1/p" |
+		while read -r dep; do
+			if [ "${dep#linux-binary-}" != "$dep" ] &&
+				package_exists "linux-binary-unsigned-${dep#linux-binary-}" "$ver"; then
+				dep=linux-binary-unsigned-${dep#linux-binary-}
+			fi
+			echo "$dep"
+		done
+}
+
+# package_exists PACKAGE VERSION
+package_exists() {
+	apt-cache "${APT_OPTS[@]}" show "$1=$2" >/dev/null 2>&1
+}
+
 # deb_file PACKAGE VERSION ARCH: where apt-get download puts it.
 deb_file() {
 	echo "$DEBS/${1}_${2//:/%3a}_$3.deb"
@@ -175,10 +214,11 @@ unpack() {
 	rm -rf "$tmp"
 }
 
-# tree_stamp: what a prepared tree depends on besides its source.
+# tree_stamp RELEASE: what a prepared tree depends on besides its source.
 tree_stamp() {
 	gcc --version | head -n 1
 	printf '%s\n' "${TREE_EXCLUDES[@]}"
+	echo "KERNELRELEASE=$1"
 }
 
 # remove_other_trees DIR: drop the prepared trees other than DIR, and
@@ -195,7 +235,11 @@ remove_other_trees() {
 		if [ "$ver" != "${TESTBED_DEBVER//:/%3a}" ]; then
 			headers=$(cat "$old/linux/.vsb-config-from" 2>/dev/null || true)
 			rm -f "$DEBS/${name}_all.deb"
-			[ -z "$headers" ] || rm -f "$DEBS/${headers}_${ver}_$ARCH.deb"
+			if [ -n "$headers" ]; then
+				# Headers, image and modules of that release.
+				rm -f "$DEBS"/linux-*"${headers#linux-headers-}"*"_${ver}_$ARCH.deb"
+				rm -rf "$VB_BUILD/cache/${headers#linux-headers-}"
+			fi
 		fi
 		rm -rf "$old"
 	done
@@ -203,22 +247,29 @@ remove_other_trees() {
 
 # source_tree PACKAGE VERSION: set TREE to the prepared tree, preparing it
 # once ("make olddefconfig modules_prepare"), or to "" when that failed
-# (LOG has why).
+# (LOG has why), and RELEASE to the release of Debian's kernel of that
+# version. The tree is prepared with that KERNELRELEASE, so the module's
+# vermagic is the one Debian's kernel accepts.
 source_tree() {
-	local pkg=$1 ver=$2 dir
+	local pkg=$1 ver=$2 dir headers
 	dir=$CACHE/${pkg}_${ver//:/%3a}
 	TREE=$dir/linux
 	LOG=$dir/prepare.log
+	headers=$(headers_package "$ver")
+	[ -n "$headers" ] || die "no linux-headers-*-$ARCH of version $ver"
+	RELEASE=${headers#linux-headers-}
 	remove_other_trees "$dir"
-	[ "$(cat "$dir/prepared" 2>/dev/null)" = "$(tree_stamp)" ] && return
+	[ "$(cat "$dir/prepared" 2>/dev/null)" = "$(tree_stamp "$RELEASE")" ] && return
 	mkdir -p "$dir"
 	rm -f "$dir/prepared"
 	: >"$LOG"
-	unpack "$pkg" "$ver" "$TREE"
+	# A tree is moved into place whole, so one that is there is complete.
+	[ -e "$TREE/.vsb-config-from" ] || unpack "$pkg" "$ver" "$TREE"
 	say "preparing $pkg=$ver (olddefconfig modules_prepare, a few minutes)"
 	if quiet nice -n 10 make -C "$TREE" -j2 olddefconfig &&
-		quiet nice -n 10 make -C "$TREE" -j2 modules_prepare; then
-		tree_stamp >"$dir/prepared"
+		quiet nice -n 10 make -C "$TREE" -j2 KERNELRELEASE="$RELEASE" \
+			modules_prepare; then
+		tree_stamp "$RELEASE" >"$dir/prepared"
 	else
 		TREE=
 	fi
@@ -271,28 +322,77 @@ print_table() {
 	done
 }
 
-main() {
-	local newest pkg ver suite
-	install_build_deps
-	mkdir -p "$CACHE"
-	exec 9>"$CACHE/lock"
-	flock 9
-
-	check "$TESTBED_KDIR" \
-		"linux-headers-$TESTBED_KVER $TESTBED_DEBVER ($TESTBED_SUITE)"
-
+# prepare_newest: PKG, VER and SUITE of the newest kernel source, and its
+# prepared TREE and RELEASE (source_tree).
+prepare_newest() {
+	local newest
 	refresh_archive
 	newest=$(newest_source)
-	read -r pkg ver suite <<<"$newest"
-	source_tree "$pkg" "$ver"
+	read -r PKG VER SUITE <<<"$newest"
+	source_tree "$PKG" "$VER"
+}
+
+compat_table() {
+	check "$TESTBED_KDIR" \
+		"linux-headers-$TESTBED_KVER $TESTBED_DEBVER ($TESTBED_SUITE)"
+	prepare_newest
 	if [ -n "$TREE" ]; then
-		check "$TREE" "$pkg $ver ($suite)"
+		check "$TREE" "$PKG $VER ($SUITE)"
 	else
-		ROWS+=("${ver%%-*}|$pkg $ver ($suite)|FAIL: prepare: $(first_error "$LOG")")
+		ROWS+=("$RELEASE|$PKG $VER ($SUITE)|FAIL: prepare: $(first_error "$LOG")")
 		FAILED=1
 	fi
 	print_table
 	return "$FAILED"
+}
+
+# newest_testbed: the newest kernel as a second test bed, build/newest.env
+# in the format of setup.sh's build/testbed.env, with the prepared tree as
+# its KDIR.
+newest_testbed() {
+	local env=$VB_BUILD/newest.env tmp images pkg
+	prepare_newest
+	if ! dpkg --compare-versions "$VER" gt "$TESTBED_DEBVER"; then
+		rm -f "$env"
+		say "no kernel newer than the test bed's $TESTBED_KVER in $COMPAT_SUITES" \
+			"(newest: $PKG $VER): no second test bed"
+		return 0
+	fi
+	[ -n "$TREE" ] || die "preparing $PKG=$VER failed: $(first_error "$LOG") (log: $LOG)"
+	images=$(image_packages "$RELEASE" "$VER" | tr '\n' ' ')
+	[ -n "$images" ] || die "no linux-image-$RELEASE of version $VER"
+	for pkg in $images; do
+		download "$pkg" "$VER" "$ARCH"
+	done
+	tmp=$(mktemp "$env.XXXXXX")
+	cat >"$tmp" <<EOT
+# Written by scripts/compat.sh --testbed; read with VB_KERNEL=newest.
+TESTBED_KVER=$RELEASE
+TESTBED_DEBVER=$VER
+TESTBED_SUITE=$SUITE
+TESTBED_KDIR=$TREE
+TESTBED_IMAGE_DEBS="${images% }"
+EOT
+	if cmp -s "$tmp" "$env"; then
+		rm -f "$tmp"
+	else
+		mv "$tmp" "$env"
+	fi
+	# Both find their .debs downloaded already.
+	VB_KERNEL=newest run "$VB_ROOT/scripts/fetch-testbed.sh"
+	VB_KERNEL=newest run "$VB_ROOT/scripts/build-stock.sh"
+}
+
+main() {
+	install_build_deps
+	mkdir -p "$CACHE"
+	exec 9>"$CACHE/lock"
+	flock 9
+	case "${1:-}" in
+	'') compat_table ;;
+	--testbed) newest_testbed ;;
+	*) die "usage: $VB_PROG [--testbed]" ;;
+	esac
 }
 
 main "$@"

@@ -32,7 +32,9 @@ SOURCE_FILES=(
 DEBS=$VB_BUILD/cache/debs
 KVER=$TESTBED_KVER
 MAJMIN=$(echo "$KVER" | cut -d. -f1-2)
-IMAGE_PKG=linux-image-$KVER-unsigned
+# The packages holding vmlinuz and the modules: compat.sh records them for
+# the newest kernel; setup.sh's test bed has the one-package layout.
+read -r -a IMAGE_PKGS <<<"${TESTBED_IMAGE_DEBS:-linux-image-$KVER-unsigned}"
 SOURCE_PKG=linux-source-$MAJMIN
 
 # deb_path PACKAGE: the downloaded .deb of PACKAGE at TESTBED_DEBVER.
@@ -85,23 +87,35 @@ load_order() {
 }
 
 extract_image() {
-	local out=$VB_CACHE tmp deb path name
+	local out=$VB_CACHE tmp deb path name pkg base moddir vmlinuz
 	[ -s "$out/modules/load-order" ] && [ -s "$out/vmlinuz" ] && return
-	deb=$(deb_path "$IMAGE_PKG" amd64)
-	say "extracting vmlinuz and guest modules from $(basename "$deb")"
 	tmp=$(mktemp -d "$VB_BUILD/cache/image.XXXXXX")
 	trap 'rm -rf "$tmp"' RETURN
-	run dpkg-deb -x "$deb" "$tmp"
-	run depmod -b "$tmp" "$KVER"
+	for pkg in "${IMAGE_PKGS[@]}"; do
+		deb=$(deb_path "$pkg" amd64)
+		say "extracting vmlinuz and guest modules from $(basename "$deb")"
+		run dpkg-deb -x "$deb" "$tmp"
+	done
+	# Modules under /lib/modules or, merged-/usr, /usr/lib/modules; the
+	# image in /boot or beside them.
+	base=$tmp
+	[ -d "$base/lib/modules/$KVER" ] || base=$tmp/usr
+	moddir=$base/lib/modules/$KVER
+	[ -d "$moddir" ] || die "no lib/modules/$KVER in ${IMAGE_PKGS[*]}"
+	for vmlinuz in "$tmp/boot/vmlinuz-$KVER" "$moddir/vmlinuz" "$moddir/vmlinuz.unsigned" ""; do
+		[ -e "$vmlinuz" ] && break
+	done
+	[ -n "$vmlinuz" ] || die "no vmlinuz of $KVER in ${IMAGE_PKGS[*]}"
+	run depmod -b "$base" "$KVER"
 	rm -rf "$out/modules"
 	mkdir -p "$out/modules"
-	cp "$tmp/boot/vmlinuz-$KVER" "$out/vmlinuz.tmp"
+	cp "$vmlinuz" "$out/vmlinuz.tmp"
 	for name in "${GUEST_MODULES[@]}"; do
-		load_order "$tmp/lib/modules/$KVER/modules.dep" "$name"
+		load_order "$moddir/modules.dep" "$name"
 	done >"$tmp/order"
 	while read -r path; do
 		name=$(basename "${path%%.ko*}")
-		decompress_module "$tmp/lib/modules/$KVER/$path" "$out/modules/$name.ko"
+		decompress_module "$moddir/$path" "$out/modules/$name.ko"
 		echo "$name"
 	done <"$tmp/order" >"$out/modules/load-order.tmp"
 	mv "$out/modules/load-order.tmp" "$out/modules/load-order"
@@ -129,7 +143,9 @@ extract_source() {
 	touch "$VB_KSRC/.complete"
 }
 
-download "$IMAGE_PKG" amd64
+for pkg in "${IMAGE_PKGS[@]}"; do
+	download "$pkg" amd64
+done
 download "$SOURCE_PKG" all
 extract_image
 extract_source

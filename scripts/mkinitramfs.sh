@@ -11,6 +11,8 @@
 #   /lib/modules/KVER/stock/       stock vringh, vdpa_sim, vdpa_sim_net
 #   /lib/modules/KVER/vdpa-batch/  our vdpa_sim_batch.ko
 #   /lib/modules/KVER/test/        test-bed self-test modules
+#   /lib/modules/KVER/other/OTHER/ vdpa_sim_batch.ko built for the other
+#                                  kernel (VB_KERNEL), which KVER must refuse
 #   /usr/bin, /usr/sbin            vdpa, ip, ethtool, jq, vdpactl-batch,
 #                                  with the shared libraries ldd resolves
 #   /usr/local/bin                 test programs from tests/tools
@@ -94,6 +96,10 @@ copy_modules kernel "$VB_CACHE"/modules/*.ko "$VB_CACHE/modules/load-order"
 copy_modules stock "$VB_BUILD/stock/$kver"/{vringh,vdpa_sim,vdpa_sim_net}.ko
 copy_modules vdpa-batch "$VB_BUILD/kmod/$kver/kmod/vdpa_sim_batch.ko"
 copy_modules test "$VB_BUILD/testmod/$kver"/*.ko
+other=$(other_kernel_release)
+if [ -n "$other" ]; then
+	copy_modules "other/$other" "$VB_BUILD/kmod/$other/kmod/vdpa_sim_batch.ko"
+fi
 
 for b in "${HOST_BINS[@]}"; do
 	path=$(command -v "$b") || die "$b not found: run scripts/setup.sh"

@@ -13,6 +13,9 @@
 #                    backports suite on bookworm, the release itself elsewhere)
 #   V=1              show commands
 set -euo pipefail
+# Setup makes the test bed (build/testbed.env), also when called while
+# the newest kernel's is selected (make KERNEL=newest check).
+export VB_KERNEL=testbed
 # shellcheck source=lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 # shellcheck source=lib/apt-sources.sh

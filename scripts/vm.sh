@@ -46,10 +46,11 @@ Options:
   --name NAME      name of the logs (default: the test's name or "command";
                    a name in use by another run gets the process id added)
   --log-dir DIR    where NAME.log (console) and NAME.out (command output) go
-                   (default build/vm)
+                   (default build/vm, build/vm/newest with VB_KERNEL=newest)
   -h, --help       this text
 
-Environment: VM_KVM=1, VM_SMP, VM_MEM, VM_TIMEOUT, VM_APPEND (extra kernel
+Environment: VB_KERNEL=newest (boot the newest Debian kernel instead of the
+test bed's, see "make newest-setup"), VM_KVM=1, VM_SMP, VM_MEM, VM_TIMEOUT, VM_APPEND (extra kernel
 arguments), VM_SLUB_DEBUG=1 (as --slub-debug), VM_NO_BUILD=1 (do not
 rebuild the image first), V=1.
 EOT
@@ -66,7 +67,7 @@ smp=${VM_SMP:-2}
 mem=${VM_MEM:-1536}
 timeout=${VM_TIMEOUT:-600}
 name=
-logdir=$VB_BUILD/vm
+logdir=$VB_VM_DIR
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kvm) kvm=1 ;;
@@ -88,7 +89,7 @@ done
 
 load_testbed_env
 if [ "${VM_NO_BUILD:-0}" != 1 ]; then
-	make -s -C "$VB_ROOT" testbed-image >&2 || die "building the VM image failed"
+	make -s -C "$VB_ROOT" KERNEL="$VB_KERNEL" testbed-image >&2 || die "building the VM image failed"
 fi
 
 if [ $# -eq 0 ]; then
@@ -97,7 +98,7 @@ if [ $# -eq 0 ]; then
 	exec prove --timer --exec "$0 --" tests/vm/*.t
 fi
 
-image=$VB_BUILD/vm/initramfs.cpio
+image=$VB_VM_DIR/initramfs.cpio
 [ -s "$image" ] || die "no $image: run 'make testbed-image'"
 if [ -f "$1" ] && grep -qx '# vm.sh: --qemu' "$1"; then
 	with_qemu=1
@@ -128,7 +129,7 @@ output=$logdir/$name.out
 # QEMU layer, if any): the kernel unpacks concatenated archives in order,
 # so /etc/vdpa-batch/cmd lands on top of the prepared initramfs without
 # rebuilding it.
-work=$(mktemp -d "$VB_BUILD/vm/run.XXXXXX")
+work=$(mktemp -d "$VB_VM_DIR/run.XXXXXX")
 qemu_pid=
 # shellcheck disable=SC2317 # called through the EXIT trap
 cleanup() {

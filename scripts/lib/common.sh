@@ -8,7 +8,35 @@
 
 VB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VB_BUILD=${VB_BUILD:-$VB_ROOT/build}
-VB_TESTBED_ENV=$VB_BUILD/testbed.env
+# VB_KERNEL picks the kernel the VM boots and the scripts build for:
+# "testbed" (build/testbed.env, written by setup.sh) or "newest", the newest
+# kernel in Debian's archive (build/newest.env, written by
+# "compat.sh --testbed"). Each has its own image and logs (VB_VM_DIR).
+VB_KERNEL=${VB_KERNEL:-testbed}
+# shellcheck disable=SC2034 # VB_VM_DIR is for the scripts that source this
+case "$VB_KERNEL" in
+testbed)
+	VB_TESTBED_ENV=$VB_BUILD/testbed.env
+	VB_VM_DIR=$VB_BUILD/vm
+	;;
+newest)
+	VB_TESTBED_ENV=$VB_BUILD/newest.env
+	VB_VM_DIR=$VB_BUILD/vm/newest
+	;;
+*)
+	printf '%s: VB_KERNEL=%s: not "testbed" or "newest"\n' "$(basename "$0")" \
+		"$VB_KERNEL" >&2
+	exit 1
+	;;
+esac
+
+# other_kernel_release: the release of the other kernel's test bed (the
+# newest kernel's for the test bed's, and back), or nothing if it has none.
+other_kernel_release() {
+	local env=$VB_BUILD/newest.env
+	[ "$VB_KERNEL" = testbed ] || env=$VB_BUILD/testbed.env
+	sed -n 's/^TESTBED_KVER=//p' "$env" 2>/dev/null
+}
 VB_PROG=$(basename "$0")
 # The oldest Debian release the userspace code must build on; its UAPI
 # headers (Linux 6.1) are what scripts/fetch-uapi.sh unpacks.
@@ -35,8 +63,11 @@ run() {
 # Load KVER, DEBVER, KDIR, ... as recorded by setup.sh. An explicit KVER in
 # the environment wins only when setup was run for that kernel.
 load_testbed_env() {
-	[ -r "$VB_TESTBED_ENV" ] ||
+	if [ ! -r "$VB_TESTBED_ENV" ]; then
+		[ "$VB_KERNEL" = testbed ] ||
+			die "no test bed for the newest kernel yet: run scripts/compat.sh --testbed (or make newest-setup) first"
 		die "no test bed yet: run scripts/setup.sh (or make setup) first"
+	fi
 	# shellcheck source=/dev/null
 	. "$VB_TESTBED_ENV"
 	if [ -n "${KVER:-}" ] && [ "$KVER" != "$TESTBED_KVER" ]; then

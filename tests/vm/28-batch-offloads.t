@@ -6,7 +6,9 @@
 # "ethtool -K X rx-gro-hw on|off" is the one ethtool feature that reaches the
 # device: exactly one GUEST_OFFLOADS_SET each (virtnet_set_features), acked
 # OK, nothing else. A request that changes nothing, a software-only feature
-# (gro) and a fixed one (rx, which fails) send nothing.
+# (gro) and a fixed one (rx, which fails) send nothing. Newer virtio_net
+# (7.x) makes rx-gro-hw switchable only when one of the offloads it covers
+# is offered, so there it is fixed off too, and only the refusals count.
 #
 # No observable data-path effect: with GUEST_CSUM the only offload, both
 # requests carry the same value (on: every offload the driver may switch,
@@ -56,33 +58,57 @@ probe() {
 	frames_check "$1" 3 1
 }
 
+# refused NOTE FEATURE VALUE: "ethtool -K X FEATURE VALUE" fails (the
+# feature is fixed) and sends nothing.
+refused() {
+	_note=$1
+	shift
+	before=$(vstats "$CVQ")
+	tap_fails "ethtool -K $X $* fails$_note" ethtool -K "$X" "$@"
+	settle
+	after=$(vstats "$CVQ")
+	tap_is "$(cvq_delta "$before" "$after")" "$(cvq_want 0 0 0 0 0)" \
+		"$*: nothing reaches the device"
+}
+
 tap_plan 21
 # New interfaces start with IPv6 off.
 add_interface mac "$MAC"
 interface_up
 settle
-tap_is "$(gro_hw)" "rx-gro-hw: off" \
-	"rx-gro-hw starts off, not fixed (no GUEST_TSO4/6; CTRL_GUEST_OFFLOADS)"
-probe "before: to us and broadcast pass, to another refused"
+if [ "$(gro_hw)" = "rx-gro-hw: off [fixed]" ]; then
+	# Newer virtio_net lets rx-gro-hw be switched only when the device
+	# offers an offload it covers (GUEST_TSO4/6, ECN, UFO, USO); ours
+	# offers none, so ethtool cannot reach GUEST_OFFLOADS_SET there.
+	tap_skip "rx-gro-hw starts off, not fixed" "fixed off in this virtio_net"
+	probe "before: to us and broadcast pass, to another refused"
+	refused " (fixed off)" rx-gro-hw on
+	# The other branch's checks that refused() does not stand in for.
+	for t in "rx-gro-hw on: one GUEST_OFFLOADS_SET" "ethtool -k: rx-gro-hw on" \
+		"rx-gro-hw on: frames" "ethtool -K $X rx-gro-hw on (again)" \
+		"rx-gro-hw on (again): nothing reaches the device" \
+		"ethtool -K $X rx-gro-hw off" "ethtool -k: rx-gro-hw off" \
+		"rx-gro-hw off: frames"; do
+		tap_skip "$t" "rx-gro-hw is fixed off in this virtio_net"
+	done
+else
+	tap_is "$(gro_hw)" "rx-gro-hw: off" \
+		"rx-gro-hw starts off, not fixed (no GUEST_TSO4/6; CTRL_GUEST_OFFLOADS)"
+	probe "before: to us and broadcast pass, to another refused"
 
-feature 1 "" rx-gro-hw on
-tap_is "$(gro_hw)" "rx-gro-hw: on" "ethtool -k: rx-gro-hw on"
-probe "rx-gro-hw on: the same frames pass and are refused"
+	feature 1 "" rx-gro-hw on
+	tap_is "$(gro_hw)" "rx-gro-hw: on" "ethtool -k: rx-gro-hw on"
+	probe "rx-gro-hw on: the same frames pass and are refused"
 
-feature 0 " (again: no change)" rx-gro-hw on
+	feature 0 " (again: no change)" rx-gro-hw on
 
-feature 1 "" rx-gro-hw off
-tap_is "$(gro_hw)" "rx-gro-hw: off" "ethtool -k: rx-gro-hw off"
-probe "rx-gro-hw off: the same frames pass and are refused"
+	feature 1 "" rx-gro-hw off
+	tap_is "$(gro_hw)" "rx-gro-hw: off" "ethtool -k: rx-gro-hw off"
+	probe "rx-gro-hw off: the same frames pass and are refused"
+fi
 
 feature 0 " (software GRO)" gro off
 feature 0 "" gro on
 
-before=$(vstats "$CVQ")
-tap_fails "ethtool -K $X rx off fails (rx-checksumming is fixed on)" \
-	ethtool -K "$X" rx off
-settle
-after=$(vstats "$CVQ")
-tap_is "$(cvq_delta "$before" "$after")" "$(cvq_want 0 0 0 0 0)" \
-	"rx off: nothing reaches the device"
+refused " (rx-checksumming is fixed on)" rx off
 tap_done

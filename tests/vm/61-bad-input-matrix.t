@@ -84,7 +84,12 @@ for c in $cases; do
 	tap_is "$rc $(verdict)" "0 ok" "vdpa_sim_batch: $c" ||
 		tap_diag "$(cat /tmp/case.out)"
 	want=$(reason "$c")
-	if [ -n "$want" ]; then
+	if [ -n "$want" ] && grep -q 'VHOST_SET_VRING_NUM [0-9]*: Invalid argument' /tmp/case.out; then
+		# Newer vhost_vdpa checks the size against the queue's maximum
+		# itself: the device never sees it, and has nothing to reset for.
+		tap_skip "vdpa_sim_batch: $c: one vsb_needs_reset event" \
+			"vhost_vdpa refused VHOST_SET_VRING_NUM"
+	elif [ -n "$want" ]; then
 		tap_is "$(grep -c " vsb_needs_reset: dev=bi0 queue=[0-9]* reason=$want\$" "$T/trace")" 1 \
 			"vdpa_sim_batch: $c: one vsb_needs_reset event, reason \"$want\""
 	fi

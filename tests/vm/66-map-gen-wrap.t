@@ -17,15 +17,26 @@ WRAP=4294967296
 switched() {
 	insmod "$TB_MODDIR/vdpa-batch/vdpa_sim_batch.ko" "map_gen_step=$1" &&
 		tb_dev_add g0 vdpasim_batch vhost_vdpa || return 1
-	_out=$(vsbdrv --switch-asid "$(tb_vhost_chardev g0)")
+	_out=$(vsbdrv --switch-asid "$(tb_vhost_chardev g0)" 2>/tmp/vsbdrv.err)
+	cat /tmp/vsbdrv.err >&2
 	tap_diag "map_gen_step=$1: $_out" >&2
 	echo "$_out" | grep -o 'switched_used=[0-9]* mac=[0-9a-f:]*'
 	tb_dev_del g0 && rmmod vdpa_sim_batch
 }
 
+# check STEP DESC
+check() {
+	_got=$(switched "$1")
+	if grep -q 'SET_GROUP_ASID: Device or resource busy' /tmp/vsbdrv.err; then
+		# Newer vhost_vdpa refuses to move a group to another address
+		# space after DRIVER_OK: there is no switch to test.
+		tap_skip "$2" "vhost_vdpa refuses SET_GROUP_ASID after DRIVER_OK"
+	else
+		tap_is "$_got" "switched_used=2 mac=02:00:00:00:00:aa" "$2"
+	fi
+}
+
 tap_plan 2
-tap_is "$(switched 1)" "switched_used=2 mac=02:00:00:00:00:aa" \
-	"the group's new address space is used"
-tap_is "$(switched $WRAP)" "switched_used=2 mac=02:00:00:00:00:aa" \
-	"... also after 2^32 changes of translations"
+check 1 "the group's new address space is used"
+check $WRAP "... also after 2^32 changes of translations"
 tap_done
