@@ -117,9 +117,23 @@ refresh_archive() {
 		touch "$APT_DIR/lists/updated"
 	elif [ -e "$APT_DIR/lists/updated" ]; then
 		say "apt-get update failed; using the indexes of $(date -r "$APT_DIR/lists/updated")"
+	elif read=$(suites_read) && [ -n "$read" ]; then
+		# A mirror may serve a suite whose Release has expired (sid on
+		# a stale mirror): apt refuses that one and keeps the others.
+		say "apt-get update failed for some suites; searching ${read% } only"
 	else
 		die "apt-get update of $COMPAT_SUITES failed"
 	fi
+}
+
+# The suites of COMPAT_SUITES whose indexes apt holds.
+suites_read() {
+	local suite
+	for suite in $COMPAT_SUITES; do
+		compgen -G "$APT_DIR/lists/*_dists_${suite}_InRelease" >/dev/null &&
+			printf '%s ' "$suite"
+	done
+	return 0
 }
 
 # Print "PACKAGE VERSION SUITE" of the newest linux-source-X.Y.
