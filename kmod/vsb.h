@@ -26,6 +26,7 @@
 #define VSB_MGMTDEV_NAME "vdpasim_batch"
 
 #define VSB_MAX_VQP 8
+static_assert(VSB_MAX_VQP <= VSB_DEVSTATS_MAX_PAIRS);
 #define VSB_MAX_NVQS (2 * VSB_MAX_VQP + 1)
 #define VSB_QUEUE_SIZE_MAX 4096
 #define VSB_MIN_MTU 68
@@ -100,6 +101,14 @@ struct vsb_hist {
 	u64 bucket[VSB_HIST_BUCKETS];
 };
 
+/*
+ * Counters per control class: the classes numbered without a gap, then
+ * statistics queries, then every other class.
+ */
+#define VSB_CVQ_SLOT_STATS VSB_CVQ_CLASSES
+#define VSB_CVQ_SLOT_OTHER (VSB_CVQ_CLASSES + 1)
+#define VSB_CVQ_SLOTS (VSB_CVQ_CLASSES + 2)
+
 struct vsb_cvq_stats {
 	u64 work_runs;
 	u64 requests;
@@ -109,9 +118,9 @@ struct vsb_cvq_stats {
 	u64 notifications;
 	u64 redundant;
 	u64 filter_updates;
-	/* per control class; the last entry counts unknown classes */
-	u64 class_requests[VSB_CVQ_CLASSES + 1];
-	u64 class_errors[VSB_CVQ_CLASSES + 1];
+	/* per control class, in the slots above */
+	u64 class_requests[VSB_CVQ_SLOTS];
+	u64 class_errors[VSB_CVQ_SLOTS];
 	struct vsb_hist cmds_per_batch;
 	struct vsb_hist cmd_ns;
 	struct vsb_hist kick_ns;
@@ -197,6 +206,9 @@ struct vsb_dev {
 	u32 generation;
 
 	atomic64_t cvq_kicks;
+	/* per data queue: kicks, and used buffer notifications sent */
+	atomic64_t vq_kicks[2 * VSB_MAX_VQP];
+	atomic64_t vq_interrupts[2 * VSB_MAX_VQP];
 	/* when the first CVQ kick not yet served came, 0 if none */
 	atomic64_t cvq_kick_ns;
 	/* a kick not yet served; a worker polling for kicks takes it */
@@ -269,6 +281,8 @@ void vsb_count_command(struct vsb_cvq_stats *stats,
 void vsb_add_lb_stats(struct vsb_loopback_stats *sum,
 		      const struct vsb_loopback_stats *run);
 void vsb_reset_stats(struct vsb_dev *vsb);
+void vsb_zero_vq_counters(struct vsb_dev *vsb);
+void vsb_devstats_snapshot(struct vsb_dev *vsb, struct vsb_devstats *stats);
 int vsb_fill_genl_stats(struct vsb_dev *vsb, struct sk_buff *msg);
 /* takes L itself */
 int vsb_fill_vq_stats(struct vsb_dev *vsb, u16 idx, struct sk_buff *msg,

@@ -43,8 +43,7 @@ static bool vsb_has(u64 features, unsigned int bit)
 }
 
 /* Read data bytes [off, off + len) of the command from guest memory. */
-static int vsb_cvq_read(const struct vsb_cvq_cmd *c, u32 off, void *buf,
-			u32 len)
+int vsb_cvq_read_data(const struct vsb_cvq_cmd *c, u32 off, void *buf, u32 len)
 {
 	return vsb_chain_read(c->ring, c->chain, VSB_CVQ_HDR_LEN + off, buf,
 			      len);
@@ -66,7 +65,7 @@ static int vsb_cvq_read_mac_list(const struct vsb_cvq_cmd *c, u64 *off,
 
 	if (*off + sizeof(raw) > c->len)
 		return -EINVAL;
-	if (vsb_cvq_read(c, *off, &raw, sizeof(raw)))
+	if (vsb_cvq_read_data(c, *off, &raw, sizeof(raw)))
 		return -EFAULT;
 	n = le32_to_cpu(raw);
 	/* 64-bit: 4 + 6 * U32_MAX cannot overflow. */
@@ -75,8 +74,9 @@ static int vsb_cvq_read_mac_list(const struct vsb_cvq_cmd *c, u64 *off,
 		return -EINVAL;
 	table->overflow = n > room;
 	table->count = table->overflow ? 0 : n;
-	if (table->count && vsb_cvq_read(c, *off + sizeof(raw), table->addr,
-					 table->count * ETH_ALEN))
+	if (table->count &&
+	    vsb_cvq_read_data(c, *off + sizeof(raw), table->addr,
+			      table->count * ETH_ALEN))
 		return -EFAULT;
 	*off = end;
 	return 0;
@@ -260,6 +260,19 @@ static u8 vsb_cvq_offloads(const struct vsb_cvq_cmd *c,
 	return VIRTIO_NET_OK;
 }
 
+/* A query: checked now, answered by vsb_cvq_reply(); it sets no state. */
+static u8 vsb_cvq_stats(const struct vsb_cvq_cmd *c)
+{
+	int ret;
+
+	if (!vsb_has(c->features, VSB_NET_F_DEVICE_STATS))
+		return VIRTIO_NET_ERR;
+	ret = vsb_devstats_check(c, &c->scratch->stats_req);
+	if (ret == -EFAULT)
+		return VSB_CVQ_FAULT;
+	return ret ? VIRTIO_NET_ERR : VIRTIO_NET_OK;
+}
+
 static u8 vsb_cvq_dispatch(const struct vsb_cvq_cmd *c,
 			   struct vsb_net_ctrl *ctrl, bool apply, u32 *changed)
 {
@@ -276,6 +289,8 @@ static u8 vsb_cvq_dispatch(const struct vsb_cvq_cmd *c,
 		return vsb_cvq_mq(c, ctrl, apply, changed);
 	case VIRTIO_NET_CTRL_GUEST_OFFLOADS:
 		return vsb_cvq_offloads(c, ctrl, apply, changed);
+	case VSB_CTRL_STATS:
+		return apply ? VIRTIO_NET_OK : vsb_cvq_stats(c);
 	default:
 		return VIRTIO_NET_ERR;
 	}
@@ -371,6 +386,8 @@ void vsb_cvq_fetch(const struct vsb_ring *ring, const struct vsb_chain *chain,
 	}
 	res->ack = ack;
 	res->used_len = 1;
+	if (ack == VIRTIO_NET_OK && cmd->class == VSB_CTRL_STATS)
+		res->reply_len = scratch->stats_req.reply_len;
 }
 
 /**
@@ -391,6 +408,33 @@ void vsb_cvq_apply(const struct vsb_cvq_cmd *cmd, struct vsb_net_ctrl *ctrl,
 		return;
 	vsb_cvq_dispatch(cmd, ctrl, true, &changed);
 	res->changed = changed;
-	/* An announcement ack sets no state: it cannot be redundant. */
-	res->redundant = !changed && cmd->class != VIRTIO_NET_CTRL_ANNOUNCE;
+	/*
+	 * An announcement ack and a query set no state: they cannot be
+	 * redundant.
+	 */
+	res->redundant = !changed && cmd->class != VIRTIO_NET_CTRL_ANNOUNCE &&
+			 cmd->class != VSB_CTRL_STATS;
+}
+
+/**
+ * vsb_cvq_reply - write the answer of a command that has one, after its ack
+ * @cmd: the command, as vsb_cvq_fetch() left it
+ * @res: its result; with res->reply_len set, the answer goes to the
+ *	 driver's buffers (from @cmd's scratch area, which the caller filled
+ *	 with what to report) and res->used_len grows by it
+ *
+ * A separate step so that the caller can take what the answer reports
+ * under its lock and write it to guest memory without.
+ */
+void vsb_cvq_reply(const struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res)
+{
+	if (!res->reply_len || res->fault || res->ack != VIRTIO_NET_OK)
+		return;
+	if (vsb_devstats_reply(cmd, &cmd->scratch->stats_req,
+			       &cmd->scratch->stats)) {
+		res->fault = VSB_FAULT_BUFFER_ACCESS;
+		res->used_len = 0;
+		return;
+	}
+	res->used_len += res->reply_len;
 }

@@ -11,6 +11,7 @@
 #define VSB_CVQ_H
 
 #include "vsb_port.h"
+#include "vsb_devstats.h"
 #include "vsb_ring.h"
 
 /*
@@ -20,7 +21,10 @@
  */
 #define VSB_MAC_TABLE_ENTRIES 64
 #define VSB_VLAN_IDS 4096
-/* The control classes counted one by one; others count as "other". */
+/*
+ * The classes numbered from 0 without a gap; the module counts them one
+ * by one, and VSB_CTRL_STATS, and the rest as "other".
+ */
 #define VSB_CVQ_CLASSES (VIRTIO_NET_CTRL_GUEST_OFFLOADS + 1)
 /*
  * The class of a command whose header was never read (a framing error):
@@ -66,6 +70,9 @@ struct vsb_net_ctrl {
 struct vsb_cvq_scratch {
 	struct vsb_mac_table uni;
 	struct vsb_mac_table multi;
+	/* a statistics query, and the counters its answer reports */
+	struct vsb_devstats_req stats_req;
+	struct vsb_devstats stats;
 };
 
 /* Which parts of struct vsb_net_ctrl a command changed. */
@@ -105,6 +112,8 @@ struct vsb_cvq_result {
 	u8 cmd;
 	u8 ack; /* VIRTIO_NET_OK or VIRTIO_NET_ERR */
 	u32 used_len; /* bytes written to the driver's buffers */
+	/* answer bytes vsb_cvq_reply() is still to write after the ack */
+	u32 reply_len;
 	u32 changed; /* VSB_CTRL_CHANGED_* */
 	/* acked OK, but set the state the device already had */
 	bool redundant;
@@ -118,5 +127,7 @@ void vsb_cvq_fetch(const struct vsb_ring *ring, const struct vsb_chain *chain,
 		   struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res);
 void vsb_cvq_apply(const struct vsb_cvq_cmd *cmd, struct vsb_net_ctrl *ctrl,
 		   struct vsb_cvq_result *res);
+void vsb_cvq_reply(const struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res);
+int vsb_cvq_read_data(const struct vsb_cvq_cmd *c, u32 off, void *buf, u32 len);
 
 #endif /* VSB_CVQ_H */

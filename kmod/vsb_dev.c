@@ -77,6 +77,8 @@ static void vsb_kick_vq(struct vdpa_device *vdpa, u16 idx)
 			atomic64_cmpxchg(&vsb->cvq_kick_ns, 0, ktime_get_ns());
 		trace_vsb_cvq_kick(vsb);
 		vsb_kick_hint(vsb);
+	} else {
+		atomic64_inc(&vsb->vq_kicks[idx]);
 	}
 	vsb_kick(vsb);
 }
@@ -676,7 +678,7 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 	spin_lock_init(&vsb->config_lock);
 	spin_lock_init(&vsb->kick_hint_lock);
 	INIT_WORK(&vsb->work, vsb_work);
-	atomic64_set(&vsb->cvq_kicks, 0);
+	vsb_zero_vq_counters(vsb);
 	INIT_LIST_HEAD(&vsb->node);
 	vsb->completion = params->completion;
 	vsb->batch_limit = params->batch_limit;

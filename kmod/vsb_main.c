@@ -43,10 +43,14 @@
 	 BIT_ULL(VIRTIO_NET_F_CTRL_GUEST_OFFLOADS) |                           \
 	 BIT_ULL(VIRTIO_NET_F_GUEST_CSUM))
 
-/* What "vdpa dev add ... device_features" may ask for. */
+/*
+ * What "vdpa dev add ... device_features" may ask for. DEVICE_STATS is
+ * outside QEMU 10's shadow virtqueue lists too.
+ */
 #define VSB_FEATURES                                                   \
 	(VSB_FEATURES_DEFAULT | BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC) | \
-	 BIT_ULL(VIRTIO_NET_F_GUEST_ANNOUNCE))
+	 BIT_ULL(VIRTIO_NET_F_GUEST_ANNOUNCE) |                        \
+	 BIT_ULL(VSB_NET_F_DEVICE_STATS))
 
 struct workqueue_struct *vsb_wq;
 static struct device *vsb_root;

@@ -157,6 +157,13 @@ static void vsb_cvq_execute(struct vsb_dev *vsb, struct vsb_vq *cvq,
 		now = ktime_get_ns();
 	mutex_lock(&vsb->lock);
 	vsb_cvq_apply(&cmd, &vsb->ctrl, res);
+	if (res->reply_len) {
+		/* A statistics query reports the commands before it. */
+		vsb_devstats_snapshot(vsb, &vsb->cvq_scratch.stats);
+		mutex_unlock(&vsb->lock);
+		vsb_cvq_reply(&cmd, res);
+		mutex_lock(&vsb->lock);
+	}
 	vsb_count_command(&vsb->cvq_stats, res);
 	if (run->timed)
 		vsb_hist_add(&vsb->cvq_stats.cmd_ns, now - run->last, 1);
@@ -306,8 +313,10 @@ static bool vsb_process_pair(struct vsb_dev *vsb, u16 pair, bool *served)
 	mutex_lock(&vsb->lock);
 	vsb_add_lb_stats(&vsb->lb_stats[pair], &stats);
 	mutex_unlock(&vsb->lock);
-	vsb_complete(vsb, rx);
-	vsb_complete(vsb, tx);
+	if (vsb_complete(vsb, rx))
+		atomic64_inc(&vsb->vq_interrupts[2 * pair]);
+	if (vsb_complete(vsb, tx))
+		atomic64_inc(&vsb->vq_interrupts[2 * pair + 1]);
 	if (ret < 0) {
 		vsb_needs_reset(vsb, tx->ring.fault ? tx : rx);
 		return false;

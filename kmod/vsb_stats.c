@@ -35,7 +35,7 @@ static int vsb_put_stats(struct sk_buff *msg, const struct vsb_stat *stats,
 static int vsb_put_class_stats(struct sk_buff *msg,
 			       const struct vsb_cvq_stats *cvq)
 {
-	static const char *const names[VSB_CVQ_CLASSES + 1][2] = {
+	static const char *const names[VSB_CVQ_SLOTS][2] = {
 		[VIRTIO_NET_CTRL_RX] = { "cvq rx requests", "cvq rx errors" },
 		[VIRTIO_NET_CTRL_MAC] = { "cvq mac requests",
 					  "cvq mac errors" },
@@ -46,14 +46,16 @@ static int vsb_put_class_stats(struct sk_buff *msg,
 		[VIRTIO_NET_CTRL_MQ] = { "cvq mq requests", "cvq mq errors" },
 		[VIRTIO_NET_CTRL_GUEST_OFFLOADS] = { "cvq offloads requests",
 						     "cvq offloads errors" },
-		[VSB_CVQ_CLASSES] = { "cvq other requests",
-				      "cvq other errors" },
+		[VSB_CVQ_SLOT_STATS] = { "cvq stats requests",
+					 "cvq stats errors" },
+		[VSB_CVQ_SLOT_OTHER] = { "cvq other requests",
+					 "cvq other errors" },
 	};
 	struct vsb_stat stats[2];
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i <= VSB_CVQ_CLASSES; i++) {
+	for (i = 0; i < VSB_CVQ_SLOTS; i++) {
 		stats[0].name = names[i][0];
 		stats[0].value = cvq->class_requests[i];
 		stats[1].name = names[i][1];
@@ -82,28 +84,32 @@ static int vsb_put_cvq_stats(struct vsb_dev *vsb, struct sk_buff *msg)
 		       vsb_put_class_stats(msg, cvq);
 }
 
-static int vsb_put_rx_stats(const struct vsb_loopback_stats *lb,
-			    struct sk_buff *msg)
+static int vsb_put_rx_stats(struct vsb_dev *vsb, u16 idx, struct sk_buff *msg)
 {
+	const struct vsb_loopback_stats *lb = &vsb->lb_stats[idx / 2];
 	const struct vsb_stat stats[] = {
 		{ "rx packets", lb->rx_packets },
 		{ "rx bytes", lb->rx_bytes },
 		{ "rx errors", lb->rx_errors },
 		{ "rx overruns", lb->rx_overruns },
 		{ "rx drops", lb->rx_drops },
+		{ "rx kicks", atomic64_read(&vsb->vq_kicks[idx]) },
+		{ "rx interrupts", atomic64_read(&vsb->vq_interrupts[idx]) },
 	};
 
 	return vsb_put_stats(msg, stats, ARRAY_SIZE(stats));
 }
 
-static int vsb_put_tx_stats(const struct vsb_loopback_stats *lb,
-			    struct sk_buff *msg)
+static int vsb_put_tx_stats(struct vsb_dev *vsb, u16 idx, struct sk_buff *msg)
 {
+	const struct vsb_loopback_stats *lb = &vsb->lb_stats[idx / 2];
 	const struct vsb_stat stats[] = {
 		{ "tx packets", lb->tx_packets },
 		{ "tx bytes", lb->tx_bytes },
 		{ "tx errors", lb->tx_errors },
 		{ "tx drops", lb->tx_drops },
+		{ "tx kicks", atomic64_read(&vsb->vq_kicks[idx]) },
+		{ "tx interrupts", atomic64_read(&vsb->vq_interrupts[idx]) },
 	};
 
 	return vsb_put_stats(msg, stats, ARRAY_SIZE(stats));
@@ -119,10 +125,8 @@ int vsb_fill_vq_stats(struct vsb_dev *vsb, u16 idx, struct sk_buff *msg,
 	if (idx == vsb_cvq_index(vsb)) {
 		ret = vsb_put_cvq_stats(vsb, msg);
 	} else if (idx < 2 * vsb->max_vqp) {
-		const struct vsb_loopback_stats *lb = &vsb->lb_stats[idx / 2];
-
-		ret = idx % 2 ? vsb_put_tx_stats(lb, msg) :
-				vsb_put_rx_stats(lb, msg);
+		ret = idx % 2 ? vsb_put_tx_stats(vsb, idx, msg) :
+				vsb_put_rx_stats(vsb, idx, msg);
 	} else {
 		NL_SET_ERR_MSG_MOD(extack, "no such queue");
 		ret = -EINVAL;
@@ -134,7 +138,9 @@ int vsb_fill_vq_stats(struct vsb_dev *vsb, u16 idx, struct sk_buff *msg,
 void vsb_count_command(struct vsb_cvq_stats *stats,
 		       const struct vsb_cvq_result *res)
 {
-	unsigned int class = min_t(unsigned int, res->class, VSB_CVQ_CLASSES);
+	unsigned int class = res->class < VSB_CVQ_CLASSES ? res->class :
+			     res->class == VSB_CTRL_STATS ? VSB_CVQ_SLOT_STATS :
+							    VSB_CVQ_SLOT_OTHER;
 	bool ok = !res->fault && res->ack == VIRTIO_NET_OK;
 
 	stats->requests++;
@@ -180,7 +186,54 @@ void vsb_reset_stats(struct vsb_dev *vsb)
 	lockdep_assert_held(&vsb->lock);
 	memset(&vsb->cvq_stats, 0, sizeof(vsb->cvq_stats));
 	memset(vsb->lb_stats, 0, sizeof(vsb->lb_stats));
+	vsb_zero_vq_counters(vsb);
+}
+
+void vsb_zero_vq_counters(struct vsb_dev *vsb)
+{
+	unsigned int i;
+
 	atomic64_set(&vsb->cvq_kicks, 0);
+	for (i = 0; i < ARRAY_SIZE(vsb->vq_kicks); i++) {
+		atomic64_set(&vsb->vq_kicks[i], 0);
+		atomic64_set(&vsb->vq_interrupts[i], 0);
+	}
+}
+
+/*
+ * What a statistics query through the CVQ reports (vsb_devstats.c): the
+ * counters "vdpa dev vstats show" prints, at one moment, so both views
+ * agree. Bytes are without the virtio-net header, as the loopback counts
+ * them. A receive drop is a frame that found no buffer or did not fit one
+ * (frames the receive filter refuses never reach a queue); a transmit drop
+ * a malformed frame, or one dropped while the link was down.
+ */
+void vsb_devstats_snapshot(struct vsb_dev *vsb, struct vsb_devstats *stats)
+{
+	const struct vsb_loopback_stats *lb;
+	struct vsb_devstats_queue *q;
+	unsigned int i;
+
+	lockdep_assert_held(&vsb->lock);
+	for (i = 0; i < vsb->max_vqp; i++) {
+		lb = &vsb->lb_stats[i];
+		q = &stats->rx[i];
+		q->notifications = atomic64_read(&vsb->vq_kicks[2 * i]);
+		q->packets = lb->rx_packets;
+		q->bytes = lb->rx_bytes;
+		q->interrupts = atomic64_read(&vsb->vq_interrupts[2 * i]);
+		q->drops = lb->rx_overruns + lb->rx_errors;
+		q->drops_detail = lb->rx_overruns;
+		q = &stats->tx[i];
+		q->notifications = atomic64_read(&vsb->vq_kicks[2 * i + 1]);
+		q->packets = lb->tx_packets;
+		q->bytes = lb->tx_bytes;
+		q->interrupts = atomic64_read(&vsb->vq_interrupts[2 * i + 1]);
+		q->drops = lb->tx_errors + lb->tx_drops;
+		q->drops_detail = lb->tx_errors;
+	}
+	stats->cvq_commands = vsb->cvq_stats.requests;
+	stats->cvq_ok = vsb->cvq_stats.successes;
 }
 
 static int vsb_put_hist(struct sk_buff *msg, int type,

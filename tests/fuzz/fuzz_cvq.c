@@ -14,6 +14,8 @@
  *   - the fault is the one the framing calls for: no header, no ack
  *     byte, unreadable command, unwritable ack;
  *   - an answer has used length 1 and is in the first writable byte;
+ *     a statistics answer comes after it, of the model's length, in one
+ *     write per reply;
  *   - the ack and the new state are the ones the spec gives (a model
  *     below, written from the virtio-net "Control Virtqueue" section);
  *   - the changed flags name exactly the parts that changed, and an OK
@@ -44,6 +46,16 @@ struct cvq_fuzz {
 	struct fcvq f;
 	struct vsb_net_ctrl before;
 	struct vsb_net_ctrl want;
+	/* a statistics query's answer, as the model gives it */
+	u32 want_reply_len;
+	unsigned int want_replies;
+	struct {
+		u8 type;
+		u16 vq;
+		u16 size;
+	} want_reply[2 * MAX_PAIRS + 1];
+	/* the writable bytes the command came with */
+	u32 room;
 	u8 cmd[CMD_MAX];
 };
 
@@ -115,6 +127,56 @@ static u8 model_rx(struct cvq_fuzz *z, u8 cmd, const u8 *data, u32 len)
 	return VIRTIO_NET_OK;
 }
 
+/*
+ * STATS ("Device Statistics"): the ack, and for an OK the answer after
+ * it. The device has one pair without MQ, the control queue after its
+ * pairs, and offers the basic receive, basic transmit and control types,
+ * each on its kind of queue; an answer that does not fit is an ERR.
+ */
+static u8 model_stats(struct cvq_fuzz *z, u8 cmd, const u8 *data, u32 n)
+{
+	u16 cvq = 2 * (model_has(z, VIRTIO_NET_F_MQ) ? z->f.ctrl.max_pairs : 1);
+	u32 need = 0, i;
+
+	z->want_replies = 0;
+	if (!model_has(z, VSB_NET_F_DEVICE_STATS))
+		return VIRTIO_NET_ERR;
+	if (cmd == VSB_CTRL_STATS_QUERY) {
+		if (n)
+			return VIRTIO_NET_ERR;
+		need = 8;
+	} else if (cmd == VSB_CTRL_STATS_GET) {
+		if (n % 16 || n / 16 > 2 * MAX_PAIRS + 1)
+			return VIRTIO_NET_ERR;
+		for (i = 0; i < n; i += 16) {
+			u16 vq = data[i] | data[i + 1] << 8;
+			u64 types = get_le32(data + i + 8) |
+				    (u64)get_le32(data + i + 12) << 32;
+			u64 fits = vq == cvq ? VSB_STATS_TYPE_CVQ :
+				   vq % 2    ? VSB_STATS_TYPE_TX_BASIC :
+					       VSB_STATS_TYPE_RX_BASIC;
+
+			if (vq > cvq || types & ~fits)
+				return VIRTIO_NET_ERR;
+			if (!types)
+				continue;
+			z->want_reply[z->want_replies].type = vq == cvq ? 32 :
+							      vq % 2	? 16 :
+									  0;
+			z->want_reply[z->want_replies].vq = vq;
+			z->want_reply[z->want_replies].size =
+				vq == cvq ? 8 + 2 * 8 : 8 + 6 * 8;
+			need += z->want_reply[z->want_replies++].size;
+		}
+	} else {
+		return VIRTIO_NET_ERR;
+	}
+	if (z->room < 1 + need)
+		return VIRTIO_NET_ERR;
+	z->want_reply_len = need;
+	return VIRTIO_NET_OK;
+}
+
 /* The ack the spec gives for cmd[0, len); z->want is changed for an OK. */
 static u8 model_cmd(struct cvq_fuzz *z, const u8 *cmd, u32 len)
 {
@@ -158,6 +220,8 @@ static u8 model_cmd(struct cvq_fuzz *z, const u8 *cmd, u32 len)
 			return VIRTIO_NET_ERR;
 		w->offloads = val64;
 		return VIRTIO_NET_OK;
+	case VSB_CTRL_STATS:
+		return model_stats(z, cmd[1], data, n);
 	default:
 		return VIRTIO_NET_ERR;
 	}
@@ -314,8 +378,12 @@ static void read_cmd(struct cvq_fuzz *z, struct cvq_cmd *c)
 	/* A chain has at least one buffer. */
 	if (!c->nr_out && !c->nr_in)
 		c->nr_in = 1;
-	for (i = 0; i < c->nr_in; i++)
-		c->in[i] = fin_below(&z->in, 4);
+	/* Mostly an ack's room; sometimes a statistics answer's. */
+	for (i = 0, z->room = 0; i < c->nr_in; i++) {
+		c->in[i] = fin_u8(&z->in) & 0x80 ? fin_below(&z->in, 256) :
+						   fin_below(&z->in, 4);
+		z->room += c->in[i];
+	}
 }
 
 /* The framing fault the command calls for, or NONE. */
@@ -346,6 +414,55 @@ static u64 first_writable_byte(const struct cvq_fuzz *z,
 	return 0;
 }
 
+/*
+ * A statistics answer, put together from the write log (the ack first):
+ * the model's length; after a QUERY the supported types; after a GET the
+ * model's replies in its order, each header with its type, queue and size
+ * and zero reserved fields, as a driver walking them by size needs.
+ */
+static void check_stats_answer(struct cvq_fuzz *z)
+{
+	u8 buf[FMW_LOG * FMW_LOG_BYTES];
+	u32 len = 0, off = 1, i;
+
+	FUZZ_CHECK(z->f.res.used_len == 1 + z->want_reply_len,
+		   "statistics answer of %u bytes, want %u", z->f.res.used_len,
+		   1 + z->want_reply_len);
+	if (z->fm.nr_writes > FMW_LOG)
+		return;
+	for (i = 0; i < z->fm.nr_writes; i++) {
+		const struct fmw_write *w = &z->fm.log[i];
+
+		if (w->len > FMW_LOG_BYTES)
+			return;
+		memcpy(buf + len, w->bytes, w->len);
+		len += w->len;
+	}
+	FUZZ_CHECK(len == z->f.res.used_len, "%u bytes written, used len %u",
+		   len, z->f.res.used_len);
+	if (z->cmd[1] == VSB_CTRL_STATS_QUERY) {
+		/* RX_BASIC (bit 0), TX_BASIC (bit 16), CVQ (bit 32) */
+		FUZZ_CHECK(get_le32(buf + 1) == 0x10001 &&
+				   get_le32(buf + 5) == 1,
+			   "supported types %#x %#x", get_le32(buf + 1),
+			   get_le32(buf + 5));
+		return;
+	}
+	for (i = 0; i < z->want_replies; i++) {
+		const u8 *r = buf + off;
+
+		FUZZ_CHECK(r[0] == z->want_reply[i].type && !r[1] &&
+				   (r[2] | r[3] << 8) == z->want_reply[i].vq &&
+				   !r[4] && !r[5] &&
+				   (r[6] | r[7] << 8) == z->want_reply[i].size,
+			   "reply %u: type %u vq %u size %u, want %u %u %u", i,
+			   r[0], r[2] | r[3] << 8, r[6] | r[7] << 8,
+			   z->want_reply[i].type, z->want_reply[i].vq,
+			   z->want_reply[i].size);
+		off += z->want_reply[i].size;
+	}
+}
+
 static void check_answer(struct cvq_fuzz *z, const struct cvq_cmd *c,
 			 bool raced)
 {
@@ -373,7 +490,10 @@ static void check_answer(struct cvq_fuzz *z, const struct cvq_cmd *c,
 			   res->used_len, z->fm.nr_writes, ack_byte);
 		return;
 	}
-	FUZZ_CHECK(res->used_len == 1 && z->fm.nr_writes == 1,
+	/* A statistics answer follows the ack: checked with the model's. */
+	FUZZ_CHECK((res->used_len == 1 && z->fm.nr_writes == 1) ||
+			   (res->class == VSB_CTRL_STATS &&
+			    res->ack == VIRTIO_NET_OK),
 		   "answer with used len %u, %u writes", res->used_len,
 		   z->fm.nr_writes);
 	FUZZ_CHECK(res->ack == VIRTIO_NET_OK || res->ack == VIRTIO_NET_ERR,
@@ -388,7 +508,8 @@ static void check_answer(struct cvq_fuzz *z, const struct cvq_cmd *c,
 			   ctrl_diff(&z->before, now));
 		FUZZ_CHECK(res->redundant ==
 				   (!res->changed &&
-				    res->class != VIRTIO_NET_CTRL_ANNOUNCE),
+				    res->class != VIRTIO_NET_CTRL_ANNOUNCE &&
+				    res->class != VSB_CTRL_STATS),
 			   "redundant %d, changed %#x", res->redundant,
 			   res->changed);
 	}
@@ -401,6 +522,8 @@ static void check_answer(struct cvq_fuzz *z, const struct cvq_cmd *c,
 	want = model(z, z->cmd, c->len);
 	FUZZ_CHECK(res->ack == want, "class %u cmd %u len %u: ack %u, want %u",
 		   z->cmd[0], z->cmd[1], c->len, res->ack, want);
+	if (want == VIRTIO_NET_OK && z->cmd[0] == VSB_CTRL_STATS)
+		check_stats_answer(z);
 	FUZZ_CHECK(!ctrl_diff(&z->want, now),
 		   "class %u cmd %u: state differs from the model's in %#x",
 		   z->cmd[0], z->cmd[1], ctrl_diff(&z->want, now));

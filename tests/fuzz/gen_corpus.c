@@ -73,11 +73,13 @@ static void cvq_device(struct seed *s, u64 features)
 	put(s, 0, 1); /* the state right after reset */
 }
 
-/* A command in nr_out readable buffers (the header alone in the first
- * when there are two), then nr_in one-byte writable ones.
+/*
+ * A command in nr_out readable buffers (the header alone in the first
+ * when there are two), then nr_in writable ones of room bytes each.
  */
-static void cvq_cmd(struct seed *s, const u8 *cmd, u32 len, unsigned int nr_out,
-		    unsigned int nr_in, bool ack_ro)
+static void cvq_cmd_room(struct seed *s, const u8 *cmd, u32 len,
+			 unsigned int nr_out, unsigned int nr_in, bool ack_ro,
+			 u32 room)
 {
 	unsigned int i;
 	u32 left = len;
@@ -91,9 +93,19 @@ static void cvq_cmd(struct seed *s, const u8 *cmd, u32 len, unsigned int nr_out,
 		put_below(s, part, left + 1);
 		left -= part;
 	}
-	for (i = 0; i < nr_in; i++)
-		put_below(s, 1, 4);
+	for (i = 0; i < nr_in; i++) {
+		/* the selector: a big buffer, or one of up to 3 bytes */
+		put(s, room > 3 ? 0x80 : 0, 1);
+		put_below(s, room, room > 3 ? 256 : 4);
+	}
 	put(s, 0, 1); /* no racing write */
+}
+
+/* The same with one-byte writable buffers: room for the ack. */
+static void cvq_cmd(struct seed *s, const u8 *cmd, u32 len, unsigned int nr_out,
+		    unsigned int nr_in, bool ack_ro)
+{
+	cvq_cmd_room(s, cmd, len, nr_out, nr_in, ack_ro, 1);
 }
 
 #define CMD(...) \
@@ -143,6 +155,16 @@ static int gen_cvq(const char *dir)
 	cvq_device(&s, FCVQ_ALL_FEATURES);
 	cvq_cmd(&s, CMD(0, 0, 1), 1, 1, true);
 	ret |= write_seed(dir, "fuzz_cvq", "ack-read-only", &s);
+	/* Statistics: the supported types, then queue 0's and the CVQ's. */
+	cvq_device(&s, FCVQ_ALL_FEATURES | FEATURE(VSB_NET_F_DEVICE_STATS));
+	cvq_cmd_room(&s, CMD(VSB_CTRL_STATS, VSB_CTRL_STATS_QUERY), 1, 1, false,
+		     9);
+	cvq_cmd_room(&s,
+		     CMD(VSB_CTRL_STATS, VSB_CTRL_STATS_GET, 0, 0, 0, 0, 0, 0,
+			 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2 * FCVQ_MAX_PAIRS, 0, 0,
+			 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0),
+		     1, 1, false, 81);
+	ret |= write_seed(dir, "fuzz_cvq", "stats", &s);
 	return ret;
 }
 

@@ -105,6 +105,10 @@ void fcvq_fetch_apply(struct fcvq *f)
 	cmd.ring = NULL;
 	cmd.chain = NULL;
 	vsb_cvq_apply(&cmd, &f->ctrl, &f->res);
+	/* The module copies its counters to f->scratch.stats here. */
+	cmd.ring = &f->q.ring;
+	cmd.chain = &f->q.chain;
+	vsb_cvq_reply(&cmd, &f->res);
 }
 
 void fcvq_handle(struct fcvq *f, u16 head)

@@ -75,7 +75,7 @@ u16 fcvq_offer(struct fcvq *f, const u8 *cmd, u32 len, const u32 *out,
  * Let the device take the command at head into f->res and complete it
  * with f->res.used_len, as the module does.
  */
-/* The popped chain fetched and applied, as the module does. */
+/* The popped chain fetched, applied and answered, as the module does. */
 void fcvq_fetch_apply(struct fcvq *f);
 void fcvq_handle(struct fcvq *f, u16 head);
 void fcvq_send_split(struct fcvq *f, const u8 *cmd, u32 len, const u32 *out,

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Host side of the seam in kmod/vsb_port.h: just the kernel names that the
- * kernel-free files (vsb_ring.c, vsb_cvq.c, vsb_filter.c, vsb_loopback.c,
- * vsb_fault.c) use, with their kernel meaning, so the same .c files build
- * into the host unit tests. Add a name here only when one of those files
- * starts using it.
+ * kernel-free files (vsb_ring.c, vsb_cvq.c, vsb_devstats.c, vsb_filter.c,
+ * vsb_loopback.c, vsb_fault.c) use, with their kernel meaning, so the same
+ * .c files build into the host unit tests. Add a name here only when one
+ * of those files starts using it.
  */
 #ifndef VSB_HOST_H
 #define VSB_HOST_H
@@ -106,6 +106,15 @@ static inline void put_unaligned_le16(u16 val, void *p)
 
 	b[0] = val & 0xff;
 	b[1] = val >> 8;
+}
+
+static inline void put_unaligned_le64(u64 val, void *p)
+{
+	u8 *b = p;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		b[i] = (u8)(val >> (8 * i));
 }
 
 /*

@@ -60,7 +60,8 @@ tb_dev_add() {
 
 # tb_features_hex MGMTDEV: the features MGMTDEV can offer, as the number
 # "vdpa dev add ... device_features" takes (vdpa prints feature names; the
-# bit numbers are the virtio spec's).
+# bit numbers are the virtio spec's; a bit it has no name for comes as
+# its number in JSON).
 tb_features_hex() {
 	vdpa -j mgmtdev show "$1" | jq -r '.. | .dev_features? // empty | .[]' |
 		awk '
@@ -69,9 +70,12 @@ tb_features_hex() {
 				"MAC 5 STATUS 16 CTRL_VQ 17 CTRL_RX 18 CTRL_VLAN 19 " \
 				"CTRL_RX_EXTRA 20 GUEST_ANNOUNCE 21 MQ 22 " \
 				"CTRL_MAC_ADDR 23 ANY_LAYOUT 27 RING_INDIRECT_DESC 28 " \
-				"RING_EVENT_IDX 29 VERSION_1 32 ACCESS_PLATFORM 33", t, " ")
+				"RING_EVENT_IDX 29 VERSION_1 32 ACCESS_PLATFORM 33 " \
+				"HASH_REPORT 57 RSS 60", t, " ")
 			for (i = 1; i < n; i += 2)
 				bit[t[i]] = t[i + 1]
+			for (i = 0; i < 64; i++)
+				bit[i ""] = i
 		}
 		!($1 in bit) { print "tb_features_hex: unknown feature " $1 >"/dev/stderr"; bad = 1 }
 		$1 in bit {
