@@ -174,6 +174,8 @@ struct vsb_dev {
 	u32 batch_limit;
 	u8 provisioned_mac[ETH_ALEN];
 	struct vsb_net_ctrl ctrl;
+	/* "vdpactl-batch dev link DEV down": kept across device resets */
+	bool link_down;
 	/* VSB_CTRL_CHANGED_* the receive filter has not caught up with */
 	u32 filter_stale;
 	struct vsb_as as[VSB_NAS];
@@ -273,6 +275,8 @@ void vsb_dev_set_mac(struct vsb_dev *vsb, const u8 *mac);
 /* vsb_config.c: the config space the driver reads; L held */
 void vsb_config_changed(struct vsb_dev *vsb);
 void vsb_sync_config(struct vsb_dev *vsb);
+int vsb_set_link(struct vsb_dev *vsb, bool up, struct netlink_ext_ack *extack);
+int vsb_announce(struct vsb_dev *vsb, struct netlink_ext_ack *extack);
 
 /* vsb_stats.c: the counters; L held */
 void vsb_hist_add(struct vsb_hist *hist, u64 value, u64 count);

@@ -8,6 +8,7 @@
  */
 
 #include <linux/etherdevice.h>
+#include <linux/netlink.h>
 
 #include "vsb.h"
 
@@ -22,7 +23,7 @@ void vsb_config_changed(struct vsb_dev *vsb)
 /* Copy the control state into the config space the driver reads. */
 void vsb_sync_config(struct vsb_dev *vsb)
 {
-	u16 status = VIRTIO_NET_S_LINK_UP;
+	u16 status = vsb->link_down ? 0 : VIRTIO_NET_S_LINK_UP;
 
 	lockdep_assert_held(&vsb->lock);
 	if (vsb->ctrl.announce_pending)
@@ -32,4 +33,47 @@ void vsb_sync_config(struct vsb_dev *vsb)
 	vsb->config.status = __cpu_to_virtio16(true, status);
 	vsb->generation++;
 	spin_unlock(&vsb->config_lock);
+}
+
+/*
+ * The link, as a cable would have it: it stays as set across device
+ * resets. Only a device that offers VIRTIO_NET_F_STATUS has a status
+ * field to show it in; a driver that did not negotiate the feature takes
+ * the link as up whatever the field says.
+ */
+int vsb_set_link(struct vsb_dev *vsb, bool up, struct netlink_ext_ack *extack)
+{
+	lockdep_assert_held(&vsb->lock);
+	if (!(vsb->supported_features & BIT_ULL(VIRTIO_NET_F_STATUS))) {
+		NL_SET_ERR_MSG(extack,
+			       "the device does not offer VIRTIO_NET_F_STATUS");
+		return -EOPNOTSUPP;
+	}
+	if (vsb->link_down == !up)
+		return 0;
+	vsb->link_down = !up;
+	vsb_sync_config(vsb);
+	vsb_config_changed(vsb);
+	return 0;
+}
+
+/*
+ * Ask the driver to announce itself (after a migration, say): the status
+ * field's ANNOUNCE bit and a config interrupt; the driver sends its
+ * gratuitous packets and acks with VIRTIO_NET_CTRL_ANNOUNCE_ACK, which
+ * clears the bit. Only for a running driver that negotiated
+ * GUEST_ANNOUNCE: no other would ever ack.
+ */
+int vsb_announce(struct vsb_dev *vsb, struct netlink_ext_ack *extack)
+{
+	lockdep_assert_held(&vsb->lock);
+	if (!(vsb->features & BIT_ULL(VIRTIO_NET_F_GUEST_ANNOUNCE)) ||
+	    !(vsb->status & VIRTIO_CONFIG_S_DRIVER_OK)) {
+		NL_SET_ERR_MSG(extack, "no running driver has GUEST_ANNOUNCE");
+		return -EOPNOTSUPP;
+	}
+	vsb->ctrl.announce_pending = true;
+	vsb_sync_config(vsb);
+	vsb_config_changed(vsb);
+	return 0;
 }

@@ -163,7 +163,10 @@ static int vsb_fill_state(struct vsb_dev *vsb, struct sk_buff *msg)
 	    nla_put_u32(msg, VSB_A_RX_MODES, vsb_rx_modes(ctrl)) ||
 	    nla_put_u16(msg, VSB_A_PAIRS, ctrl->pairs) ||
 	    nla_put_u16(msg, VSB_A_MAX_PAIRS, ctrl->max_pairs) ||
-	    nla_put_u64_64bit(msg, VSB_A_OFFLOADS, ctrl->offloads, VSB_A_PAD))
+	    nla_put_u64_64bit(msg, VSB_A_OFFLOADS, ctrl->offloads, VSB_A_PAD) ||
+	    nla_put_u8(msg, VSB_A_LINK, !vsb->link_down) ||
+	    (ctrl->announce_pending &&
+	     nla_put_flag(msg, VSB_A_ANNOUNCE_PENDING)))
 		return -EMSGSIZE;
 	ret = vsb_put_mac_table(msg, VSB_A_UNI_MACS, VSB_A_UNI_OVERFLOW,
 				&ctrl->uni);
@@ -289,7 +292,7 @@ static int vsb_genl_state_get_dumpit(struct sk_buff *msg,
 
 /* Apply @change to the device a request names, under the device's lock. */
 static int vsb_genl_change(struct genl_info *info,
-			   void (*change)(struct vsb_dev *, struct genl_info *))
+			   int (*change)(struct vsb_dev *, struct genl_info *))
 {
 	struct vsb_dev *vsb;
 	int ret = 0;
@@ -300,7 +303,7 @@ static int vsb_genl_change(struct genl_info *info,
 		ret = PTR_ERR(vsb);
 	} else {
 		mutex_lock(&vsb->lock);
-		change(vsb, info);
+		ret = change(vsb, info);
 		mutex_unlock(&vsb->lock);
 	}
 	mutex_unlock(&vsb_devices_lock);
@@ -308,7 +311,7 @@ static int vsb_genl_change(struct genl_info *info,
 }
 
 /* Takes effect from the device's next run of the control queue. */
-static void vsb_set_dev(struct vsb_dev *vsb, struct genl_info *info)
+static int vsb_set_dev(struct vsb_dev *vsb, struct genl_info *info)
 {
 	struct nlattr *completion = info->attrs[VSB_A_COMPLETION];
 	struct nlattr *limit = info->attrs[VSB_A_BATCH_LIMIT];
@@ -320,6 +323,7 @@ static void vsb_set_dev(struct vsb_dev *vsb, struct genl_info *info)
 					  VSB_COMPLETION_IMMEDIATE;
 	if (limit)
 		vsb->batch_limit = nla_get_u32(limit);
+	return 0;
 }
 
 static int vsb_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
@@ -335,9 +339,10 @@ static int vsb_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	return vsb_genl_change(info, vsb_set_dev);
 }
 
-static void vsb_reset_dev_stats(struct vsb_dev *vsb, struct genl_info *info)
+static int vsb_reset_dev_stats(struct vsb_dev *vsb, struct genl_info *info)
 {
 	vsb_reset_stats(vsb);
+	return 0;
 }
 
 static int vsb_genl_stats_reset_doit(struct sk_buff *skb,
@@ -346,6 +351,35 @@ static int vsb_genl_stats_reset_doit(struct sk_buff *skb,
 	int ret = vsb_genl_check_admin(skb, info);
 
 	return ret ?: vsb_genl_change(info, vsb_reset_dev_stats);
+}
+
+static int vsb_genl_set_link(struct vsb_dev *vsb, struct genl_info *info)
+{
+	return vsb_set_link(vsb, nla_get_u8(info->attrs[VSB_A_LINK]),
+			    info->extack);
+}
+
+static int vsb_genl_link_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	int ret = vsb_genl_check_admin(skb, info);
+
+	if (ret)
+		return ret;
+	if (GENL_REQ_ATTR_CHECK(info, VSB_A_LINK))
+		return -EINVAL;
+	return vsb_genl_change(info, vsb_genl_set_link);
+}
+
+static int vsb_genl_announce(struct vsb_dev *vsb, struct genl_info *info)
+{
+	return vsb_announce(vsb, info->extack);
+}
+
+static int vsb_genl_announce_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	int ret = vsb_genl_check_admin(skb, info);
+
+	return ret ?: vsb_genl_change(info, vsb_genl_announce);
 }
 
 /* Requests name a device, or none in a dump. */
@@ -357,6 +391,11 @@ static const struct nla_policy vsb_genl_set_policy[VSB_A_MAX + 1] = {
 	[VSB_A_DEV_NAME] = { .type = NLA_STRING, .len = VSB_GENL_NAME_MAX },
 	[VSB_A_COMPLETION] = NLA_POLICY_MAX(NLA_U8, VSB_COMPLETION_MODE_BATCH),
 	[VSB_A_BATCH_LIMIT] = NLA_POLICY_MAX(NLA_U32, VSB_QUEUE_SIZE_MAX),
+};
+
+static const struct nla_policy vsb_genl_link_policy[VSB_A_MAX + 1] = {
+	[VSB_A_DEV_NAME] = { .type = NLA_STRING, .len = VSB_GENL_NAME_MAX },
+	[VSB_A_LINK] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 static const struct genl_ops vsb_genl_ops[] = {
@@ -392,6 +431,18 @@ static const struct genl_ops vsb_genl_ops[] = {
 		.doit = vsb_genl_state_get_doit,
 		.start = vsb_genl_dump_start_reader,
 		.dumpit = vsb_genl_state_get_dumpit,
+		.policy = vsb_genl_dev_policy,
+		.maxattr = VSB_A_MAX,
+	},
+	{
+		.cmd = VSB_CMD_LINK_SET,
+		.doit = vsb_genl_link_set_doit,
+		.policy = vsb_genl_link_policy,
+		.maxattr = VSB_A_MAX,
+	},
+	{
+		.cmd = VSB_CMD_ANNOUNCE,
+		.doit = vsb_genl_announce_doit,
 		.policy = vsb_genl_dev_policy,
 		.maxattr = VSB_A_MAX,
 	},

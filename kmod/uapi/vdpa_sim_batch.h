@@ -6,7 +6,8 @@
  *
  * Every request names its device with VSB_A_DEV_NAME (the vdpa device
  * name); GET requests without it, sent with NLM_F_DUMP, return one message
- * per device. Changes (DEV_SET, STATS_RESET) need CAP_NET_ADMIN.
+ * per device. Changes (DEV_SET, STATS_RESET, LINK_SET, ANNOUNCE) need
+ * CAP_NET_ADMIN.
  */
 #ifndef _UAPI_VDPA_SIM_BATCH_H
 #define _UAPI_VDPA_SIM_BATCH_H
@@ -21,6 +22,8 @@ enum vsb_genl_cmd {
 	VSB_CMD_STATS_GET, /* reply: DEV_NAME, STATS, HIST_* */
 	VSB_CMD_STATS_RESET, /* DEV_NAME: zero counters and histograms */
 	VSB_CMD_STATE_GET, /* reply: DEV_NAME and the state attributes */
+	VSB_CMD_LINK_SET, /* DEV_NAME and LINK: the link the driver sees */
+	VSB_CMD_ANNOUNCE, /* DEV_NAME: ask the driver to announce itself */
 
 	__VSB_CMD_MAX,
 	VSB_CMD_MAX = __VSB_CMD_MAX - 1,
@@ -56,6 +59,9 @@ enum vsb_genl_attr {
 	VSB_A_PAIRS, /* u16: active queue pairs */
 	VSB_A_MAX_PAIRS, /* u16: the device's queue pairs */
 	VSB_A_OFFLOADS, /* u64: guest offloads on, by feature bit */
+	VSB_A_LINK, /* u8: 1 link up, 0 down (VIRTIO_NET_S_LINK_UP) */
+	/* flag: an announcement (VIRTIO_NET_S_ANNOUNCE) not yet acked */
+	VSB_A_ANNOUNCE_PENDING,
 
 	__VSB_A_MAX,
 	VSB_A_MAX = __VSB_A_MAX - 1,

@@ -26,6 +26,8 @@ static void dev_usage(void)
 		"       " PROG_NAME
 		" dev batching DEV [ completion { batch | immediate } ] [ batch_limit N ]\n"
 		"       " PROG_NAME " dev state [ DEV ]\n"
+		"       " PROG_NAME " dev link DEV { up | down }\n"
+		"       " PROG_NAME " dev announce DEV\n"
 		"       " PROG_NAME " dev help\n"
 		"MTU: 68..65535; MAX_VQ_PAIRS: 1..32768; FEATURES: a 64-bit mask (0x... for hex).\n");
 }
@@ -329,6 +331,8 @@ int cmd_dev(struct vdpactl *ctx, int argc, char **argv)
 		{ "set", dev_set },
 		{ "batching", dev_batching },
 		{ "state", cmd_dev_state },
+		{ "link", cmd_dev_link },
+		{ "announce", cmd_dev_announce },
 		{ NULL, NULL },
 	};
 

@@ -52,6 +52,20 @@ static bool vdpa_dev_exists(struct vdpactl *ctx, const char *dev)
 	       vdpa_client_dev_get(nl, dev, ignore_dev, NULL) != -ENODEV;
 }
 
+int vsb_open_for(struct vdpactl *ctx, const char *what, const char *dev,
+		 struct vdpa_client **vsb)
+{
+	int err = vdpactl_vsb(ctx, vsb);
+
+	if (err == -ENOENT)
+		pr_err("%s %s: not offered by this device (no \"%s\" netlink family; is vdpa_sim_batch loaded?)",
+		       what, dev, VSB_GENL_NAME);
+	else if (err)
+		pr_errno(err, "%s %s: open the \"%s\" netlink family", what,
+			 dev, VSB_GENL_NAME);
+	return err;
+}
+
 int cmd_dev_batching(struct vdpactl *ctx, const char *what, int argc,
 		     char **argv)
 {
@@ -90,17 +104,8 @@ int cmd_dev_batching(struct vdpactl *ctx, const char *what, int argc,
 		       what, dev);
 		return CMD_USAGE;
 	}
-	err = vdpactl_vsb(ctx, &vsb);
-	if (err == -ENOENT) {
-		pr_err("%s %s: not offered by this device (no \"%s\" netlink family; is vdpa_sim_batch loaded?)",
-		       what, dev, VSB_GENL_NAME);
+	if (vsb_open_for(ctx, what, dev, &vsb))
 		return CMD_FAIL;
-	}
-	if (err) {
-		pr_errno(err, "%s %s: open the \"%s\" netlink family", what,
-			 dev, VSB_GENL_NAME);
-		return CMD_FAIL;
-	}
 	err = vsb_client_dev_set(vsb, dev, has_completion, (uint8_t)completion,
 				 has_limit, limit);
 	if (err) {

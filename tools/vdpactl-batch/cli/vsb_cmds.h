@@ -21,6 +21,17 @@ int cmd_dev_batching(struct vdpactl *ctx, const char *what, int argc,
 /* "dev state [ DEV ]". */
 int cmd_dev_state(struct vdpactl *ctx, int argc, char **argv);
 
+/* "dev link DEV { up | down }" and "dev announce DEV". */
+int cmd_dev_link(struct vdpactl *ctx, int argc, char **argv);
+int cmd_dev_announce(struct vdpactl *ctx, int argc, char **argv);
+
+/*
+ * The module's family for command @what on @dev; 0, or an errno with the
+ * error printed.
+ */
+int vsb_open_for(struct vdpactl *ctx, const char *what, const char *dev,
+		 struct vdpa_client **vsb);
+
 /*
  * The one-line stderr note of a feature a device does not offer:
  * "DEV: WHAT not offered by this device (REASON)[; CONSEQUENCE]", the

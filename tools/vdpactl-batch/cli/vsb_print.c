@@ -171,6 +171,14 @@ void print_vsb_state(struct output *o, const struct vsb_state *st)
 		print_text(o, "\n  offloads");
 		print_net_features(o, "offloads", st->offloads);
 	}
+	if (nl_has(p, VSB_A_LINK)) {
+		print_string(o, PRINT_ANY, "link", "\n  link %s",
+			     st->link_up ? "up" : "down");
+		print_bool(o, PRINT_JSON, "announce_pending", NULL,
+			   st->announce_pending);
+		if (st->announce_pending)
+			print_text(o, " announce_pending");
+	}
 	if (nl_has(p, VSB_A_FEATURES)) {
 		print_text(o, "\n  features");
 		print_net_features(o, "features", st->features);

@@ -123,16 +123,36 @@ int vsb_client_stats_reset(struct vdpa_client *c, const char *name)
 		       (union vsb_object_cb){ .dev = NULL }, NULL);
 }
 
+/* A change request for @name of command @cmd; its attributes follow. */
+static struct nlmsghdr *change_request(struct vdpa_client *c, uint8_t cmd)
+{
+	c->bad_reply = NULL;
+	return nl_gen_prepare(&c->nl, cmd, NLM_F_REQUEST | NLM_F_ACK);
+}
+
 int vsb_client_dev_set(struct vdpa_client *c, const char *name,
 		       bool has_completion, uint8_t completion,
 		       bool has_batch_limit, uint32_t batch_limit)
 {
-	struct nlmsghdr *nlh;
+	struct nlmsghdr *nlh = change_request(c, VSB_CMD_DEV_SET);
 
-	c->bad_reply = NULL;
-	nlh = nl_gen_prepare(&c->nl, VSB_CMD_DEV_SET,
-			     NLM_F_REQUEST | NLM_F_ACK);
 	vsb_msg_put_dev_set(nlh, name, has_completion, completion,
 			    has_batch_limit, batch_limit);
+	return nl_gen_sndrcv(&c->nl, nlh, NULL, NULL);
+}
+
+int vsb_client_link_set(struct vdpa_client *c, const char *name, bool up)
+{
+	struct nlmsghdr *nlh = change_request(c, VSB_CMD_LINK_SET);
+
+	vsb_msg_put_link(nlh, name, up);
+	return nl_gen_sndrcv(&c->nl, nlh, NULL, NULL);
+}
+
+int vsb_client_announce(struct vdpa_client *c, const char *name)
+{
+	struct nlmsghdr *nlh = change_request(c, VSB_CMD_ANNOUNCE);
+
+	vsb_msg_put_dev_name(nlh, name);
 	return nl_gen_sndrcv(&c->nl, nlh, NULL, NULL);
 }

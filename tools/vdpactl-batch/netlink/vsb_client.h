@@ -31,5 +31,8 @@ int vsb_client_dev_set(struct vdpa_client *c, const char *name,
 		       bool has_completion, uint8_t completion,
 		       bool has_batch_limit, uint32_t batch_limit);
 int vsb_client_stats_reset(struct vdpa_client *c, const char *name);
+/* The link status the driver sees; an announcement request to it. */
+int vsb_client_link_set(struct vdpa_client *c, const char *name, bool up);
+int vsb_client_announce(struct vdpa_client *c, const char *name);
 
 #endif

@@ -32,6 +32,8 @@ static const struct nl_attr_rule vsb_rules[VSB_A_MAX + 1] = {
 	[VSB_A_PAIRS] = { NL_ATTR_FIXED, 2 },
 	[VSB_A_MAX_PAIRS] = { NL_ATTR_FIXED, 2 },
 	[VSB_A_OFFLOADS] = { NL_ATTR_FIXED, 8 },
+	[VSB_A_LINK] = { NL_ATTR_FIXED, 1 },
+	[VSB_A_ANNOUNCE_PENDING] = { NL_ATTR_FLAG, 0 },
 };
 
 static const struct nl_attr_policy vsb_policy = {
@@ -219,6 +221,9 @@ int vsb_msg_parse_state(const struct nlmsghdr *nlh, struct vsb_state *state,
 		state->max_pairs = mnl_attr_get_u16(tb[VSB_A_MAX_PAIRS]);
 	if (tb[VSB_A_OFFLOADS])
 		state->offloads = mnl_attr_get_u64(tb[VSB_A_OFFLOADS]);
+	if (tb[VSB_A_LINK])
+		state->link_up = mnl_attr_get_u8(tb[VSB_A_LINK]);
+	state->announce_pending = tb[VSB_A_ANNOUNCE_PENDING];
 	err = parse_mac_list(tb[VSB_A_UNI_MACS], tb[VSB_A_UNI_OVERFLOW],
 			     &state->uni, what);
 	if (!err)
@@ -242,6 +247,12 @@ void vsb_msg_put_dev_set(struct nlmsghdr *nlh, const char *name,
 		mnl_attr_put_u8(nlh, VSB_A_COMPLETION, completion);
 	if (has_batch_limit)
 		mnl_attr_put_u32(nlh, VSB_A_BATCH_LIMIT, batch_limit);
+}
+
+void vsb_msg_put_link(struct nlmsghdr *nlh, const char *name, bool up)
+{
+	vsb_msg_put_dev_name(nlh, name);
+	mnl_attr_put_u8(nlh, VSB_A_LINK, up);
 }
 
 const char *vsb_completion_name(uint8_t completion)

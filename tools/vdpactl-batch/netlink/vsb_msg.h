@@ -70,6 +70,8 @@ struct vsb_state {
 	uint16_t pairs;
 	uint16_t max_pairs;
 	uint64_t offloads;
+	bool link_up;
+	bool announce_pending;
 };
 
 static inline bool vsb_vlan_test(const uint8_t *vlans, unsigned int vid)
@@ -90,6 +92,7 @@ void vsb_msg_put_dev_name(struct nlmsghdr *nlh, const char *name);
 void vsb_msg_put_dev_set(struct nlmsghdr *nlh, const char *name,
 			 bool has_completion, uint8_t completion,
 			 bool has_batch_limit, uint32_t batch_limit);
+void vsb_msg_put_link(struct nlmsghdr *nlh, const char *name, bool up);
 
 /* Reply parsers: 0, or -EBADMSG with @what naming the problem. */
 int vsb_msg_parse_dev(const struct nlmsghdr *nlh, struct vsb_dev_settings *dev,

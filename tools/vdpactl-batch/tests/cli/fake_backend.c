@@ -269,6 +269,20 @@ int vsb_client_stats_reset(struct vdpa_client *c, const char *name)
 	return is_vsb(name) ? 0 : -ENODEV;
 }
 
+int vsb_client_link_set(struct vdpa_client *c, const char *name, bool up)
+{
+	(void)up;
+	return vsb_client_stats_reset(c, name);
+}
+
+/* vdpa0 has a driver that negotiated GUEST_ANNOUNCE; no other does. */
+int vsb_client_announce(struct vdpa_client *c, const char *name)
+{
+	int err = vsb_client_stats_reset(c, name);
+
+	return err ?: strcmp(name, "vdpa0") ? -EOPNOTSUPP : 0;
+}
+
 struct load_session {
 	char name[16];
 	struct cvq_cmd *cmds; /* MAC_ADDR_SET 02:00:00:00:00:(i + 1) */

@@ -186,10 +186,25 @@ static const struct cli_case cases[] = {
 	{ CMD_OK, "dev state vdpa2" }, /* a note: not offered */
 	{ CMD_FAIL, "dev state vdpa9" },
 	{ CMD_USAGE, "dev state vdpa0 vdpa2" },
+	{ CMD_OK, "dev link vdpa0 down" },
+	{ CMD_OK, "dev link vdpa0 up" },
+	{ CMD_FAIL, "dev link vdpa3 down" }, /* EPERM */
+	{ CMD_FAIL, "dev link vdpa2 down" }, /* not the module's */
+	{ CMD_USAGE, "dev link vdpa0 sideways" },
+	{ CMD_USAGE, "dev link vdpa0" },
+	{ CMD_USAGE, "dev link vdpa0 up down" },
+	{ CMD_OK, "dev link help" },
+	{ CMD_OK, "dev announce vdpa0" },
+	{ CMD_FAIL, "dev announce vdpa1" }, /* EOPNOTSUPP */
+	{ CMD_USAGE, "dev announce" },
+	{ CMD_USAGE, "dev announce vdpa0 vdpa1" },
+	{ CMD_OK, "dev announce help" },
 	/* ambiguous prefixes are errors, never the first match */
 	{ CMD_USAGE, "dev s vdpa0" }, /* show, set, state */
 	{ CMD_OK, "dev sh vdpa0" },
-	{ CMD_OK, "dev l" },
+	{ CMD_USAGE, "dev li" }, /* list, link */
+	{ CMD_OK, "dev lis" },
+	{ CMD_USAGE, "dev a vdpa0" }, /* add, announce */
 	{ CMD_USAGE,
 	  "load --count 30 --profile m --dev vdpa0" }, /* mac, mixed */
 	{ CMD_OK, "load --count 30 --profile ma --dev vdpa0" },
