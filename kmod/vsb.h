@@ -6,6 +6,7 @@
 #ifndef VSB_H
 #define VSB_H
 
+#include <linux/hrtimer.h>
 #include <linux/if_ether.h>
 #include <linux/if_vlan.h>
 #include <linux/list.h>
@@ -25,8 +26,7 @@
 
 #define VSB_MGMTDEV_NAME "vdpasim_batch"
 
-#define VSB_MAX_VQP 8
-static_assert(VSB_MAX_VQP <= VSB_DEVSTATS_MAX_PAIRS);
+#define VSB_MAX_VQP VSB_NET_MAX_PAIRS
 #define VSB_MAX_NVQS (2 * VSB_MAX_VQP + 1)
 #define VSB_QUEUE_SIZE_MAX 4096
 #define VSB_MIN_MTU 68
@@ -79,6 +79,9 @@ struct vsb_vq {
 	struct vdpa_callback cb;
 	struct vsb_ring ring;
 	struct vsb_chain chain;
+	/* notification coalescing, as the CVQ last set it for this queue */
+	struct vsb_coal coal;
+	struct vsb_coal_state coal_state;
 	/*
 	 * The address space as of translation generation tlb_gen, and the
 	 * recent look-ups in it (start > last: an empty entry).
@@ -103,11 +106,12 @@ struct vsb_hist {
 
 /*
  * Counters per control class: the classes numbered without a gap, then
- * statistics queries, then every other class.
+ * coalescing, statistics queries, and every other class.
  */
-#define VSB_CVQ_SLOT_STATS VSB_CVQ_CLASSES
-#define VSB_CVQ_SLOT_OTHER (VSB_CVQ_CLASSES + 1)
-#define VSB_CVQ_SLOTS (VSB_CVQ_CLASSES + 2)
+#define VSB_CVQ_SLOT_COAL VSB_CVQ_CLASSES
+#define VSB_CVQ_SLOT_STATS (VSB_CVQ_CLASSES + 1)
+#define VSB_CVQ_SLOT_OTHER (VSB_CVQ_CLASSES + 2)
+#define VSB_CVQ_SLOTS (VSB_CVQ_CLASSES + 3)
 
 struct vsb_cvq_stats {
 	u64 work_runs;
@@ -225,6 +229,8 @@ struct vsb_dev {
 	__le16 __user *kick_hint;
 	struct mm_struct *kick_hint_mm;
 	struct work_struct work;
+	/* runs the work when the earliest coalesced notification is due */
+	struct hrtimer coal_timer;
 	/* on the netlink family's device list, in the order of genl_id */
 	struct list_head node;
 	/* set when added to the list, never reused: where dumps resume */
@@ -301,6 +307,7 @@ void vsb_genl_del_dev(struct vsb_dev *vsb);
 /* vsb_run.c: serving the queues */
 void vsb_schedule(struct vsb_dev *vsb);
 void vsb_kick(struct vsb_dev *vsb);
+enum hrtimer_restart vsb_coal_timer(struct hrtimer *timer);
 void vsb_work(struct work_struct *work);
 
 /* vsb_kick_hint.c: no more CVQ kicks, asked for by the kick itself */

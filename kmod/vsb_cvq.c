@@ -260,6 +260,83 @@ static u8 vsb_cvq_offloads(const struct vsb_cvq_cmd *c,
 	return VIRTIO_NET_OK;
 }
 
+/* Data queues there are: one pair without MQ. */
+static u16 vsb_cvq_data_vqs(const struct vsb_cvq_cmd *c)
+{
+	if (!vsb_has(c->features, VIRTIO_NET_F_MQ))
+		return 2;
+	return 2 * min_t(u16, c->max_pairs, VSB_NET_MAX_PAIRS);
+}
+
+static void vsb_cvq_set_coal(struct vsb_net_ctrl *ctrl, u16 vq,
+			     const struct vsb_coal *coal, u32 *changed)
+{
+	if (ctrl->coal[vq].max_packets == coal->max_packets &&
+	    ctrl->coal[vq].max_usecs == coal->max_usecs)
+		return;
+	ctrl->coal[vq] = *coal;
+	*changed |= VSB_CTRL_CHANGED_COAL;
+}
+
+/*
+ * NOTF_COAL: TX_SET and RX_SET give every transmit or receive queue the
+ * parameters (NOTF_COAL), VQ_SET one data queue (VQ_NOTF_COAL), VQ_GET
+ * answers with one queue's after the ack. Every queue the device has
+ * counts, not only the active pairs: a pair enabled later has what it
+ * was given. The control queue is not a data queue.
+ */
+static u8 vsb_cvq_coal(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
+		       bool apply, u32 *changed)
+{
+	struct vsb_cvq_scratch *s = c->scratch;
+	const u8 *params = c->data;
+	bool per_vq = c->cmd >= VSB_CTRL_NOTF_COAL_VQ_SET;
+	struct vsb_coal coal;
+	u16 vq = 0, i;
+
+	if (c->cmd > VSB_CTRL_NOTF_COAL_VQ_GET ||
+	    !vsb_has(c->features,
+		     per_vq ? VSB_NET_F_VQ_NOTF_COAL : VIRTIO_NET_F_NOTF_COAL))
+		return VIRTIO_NET_ERR;
+	if (per_vq) {
+		if (c->len !=
+		    VSB_COAL_VQ_LEN + (c->cmd == VSB_CTRL_NOTF_COAL_VQ_SET ?
+					       VSB_COAL_LEN :
+					       0))
+			return VIRTIO_NET_ERR;
+		vq = get_unaligned_le16(c->data);
+		if (vq >= vsb_cvq_data_vqs(c))
+			return VIRTIO_NET_ERR;
+		params += VSB_COAL_VQ_LEN;
+	} else if (c->len != VSB_COAL_LEN) {
+		return VIRTIO_NET_ERR;
+	}
+	if (c->cmd == VSB_CTRL_NOTF_COAL_VQ_GET) {
+		if (apply) {
+			s->coal = ctrl->coal[s->coal_vq];
+			return VIRTIO_NET_OK;
+		}
+		/* The ack comes first in the writable buffers. */
+		if (c->chain->in_len - 1 < VSB_COAL_LEN)
+			return VIRTIO_NET_ERR;
+		s->coal_vq = vq;
+		s->reply_len = VSB_COAL_LEN;
+		return VIRTIO_NET_OK;
+	}
+	if (!apply)
+		return VIRTIO_NET_OK;
+	coal.max_packets = get_unaligned_le32(params);
+	coal.max_usecs = get_unaligned_le32(params + 4);
+	if (per_vq) {
+		vsb_cvq_set_coal(ctrl, vq, &coal, changed);
+		return VIRTIO_NET_OK;
+	}
+	for (i = c->cmd == VSB_CTRL_NOTF_COAL_TX_SET; i < vsb_cvq_data_vqs(c);
+	     i += 2)
+		vsb_cvq_set_coal(ctrl, i, &coal, changed);
+	return VIRTIO_NET_OK;
+}
+
 /* A query: checked now, answered by vsb_cvq_reply(); it sets no state. */
 static u8 vsb_cvq_stats(const struct vsb_cvq_cmd *c)
 {
@@ -267,7 +344,8 @@ static u8 vsb_cvq_stats(const struct vsb_cvq_cmd *c)
 
 	if (!vsb_has(c->features, VSB_NET_F_DEVICE_STATS))
 		return VIRTIO_NET_ERR;
-	ret = vsb_devstats_check(c, &c->scratch->stats_req);
+	ret = vsb_devstats_check(c, &c->scratch->stats_req,
+				 &c->scratch->reply_len);
 	if (ret == -EFAULT)
 		return VSB_CVQ_FAULT;
 	return ret ? VIRTIO_NET_ERR : VIRTIO_NET_OK;
@@ -289,6 +367,8 @@ static u8 vsb_cvq_dispatch(const struct vsb_cvq_cmd *c,
 		return vsb_cvq_mq(c, ctrl, apply, changed);
 	case VIRTIO_NET_CTRL_GUEST_OFFLOADS:
 		return vsb_cvq_offloads(c, ctrl, apply, changed);
+	case VSB_CTRL_NOTF_COAL:
+		return vsb_cvq_coal(c, ctrl, apply, changed);
 	case VSB_CTRL_STATS:
 		return apply ? VIRTIO_NET_OK : vsb_cvq_stats(c);
 	default:
@@ -346,6 +426,7 @@ void vsb_cvq_fetch(const struct vsb_ring *ring, const struct vsb_chain *chain,
 	u8 ack;
 
 	memset(res, 0, sizeof(*res));
+	scratch->reply_len = 0;
 	res->class = VSB_CVQ_NO_CLASS;
 	res->ack = VIRTIO_NET_ERR;
 	if (chain->out_len < VSB_CVQ_HDR_LEN) {
@@ -386,8 +467,8 @@ void vsb_cvq_fetch(const struct vsb_ring *ring, const struct vsb_chain *chain,
 	}
 	res->ack = ack;
 	res->used_len = 1;
-	if (ack == VIRTIO_NET_OK && cmd->class == VSB_CTRL_STATS)
-		res->reply_len = scratch->stats_req.reply_len;
+	if (ack == VIRTIO_NET_OK)
+		res->reply_len = scratch->reply_len;
 }
 
 /**
@@ -409,11 +490,13 @@ void vsb_cvq_apply(const struct vsb_cvq_cmd *cmd, struct vsb_net_ctrl *ctrl,
 	vsb_cvq_dispatch(cmd, ctrl, true, &changed);
 	res->changed = changed;
 	/*
-	 * An announcement ack and a query set no state: they cannot be
+	 * An announcement ack and the queries set no state: they cannot be
 	 * redundant.
 	 */
 	res->redundant = !changed && cmd->class != VIRTIO_NET_CTRL_ANNOUNCE &&
-			 cmd->class != VSB_CTRL_STATS;
+			 cmd->class != VSB_CTRL_STATS &&
+			 !(cmd->class == VSB_CTRL_NOTF_COAL &&
+			   cmd->cmd == VSB_CTRL_NOTF_COAL_VQ_GET);
 }
 
 /**
@@ -428,10 +511,21 @@ void vsb_cvq_apply(const struct vsb_cvq_cmd *cmd, struct vsb_net_ctrl *ctrl,
  */
 void vsb_cvq_reply(const struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res)
 {
+	struct vsb_cvq_scratch *s = cmd->scratch;
+	u8 coal[VSB_COAL_LEN];
+	int ret;
+
 	if (!res->reply_len || res->fault || res->ack != VIRTIO_NET_OK)
 		return;
-	if (vsb_devstats_reply(cmd, &cmd->scratch->stats_req,
-			       &cmd->scratch->stats)) {
+	if (cmd->class == VSB_CTRL_STATS) {
+		ret = vsb_devstats_reply(cmd, &s->stats_req, &s->stats);
+	} else {
+		put_unaligned_le32(s->coal.max_packets, coal);
+		put_unaligned_le32(s->coal.max_usecs, coal + 4);
+		ret = vsb_chain_write(cmd->ring, cmd->chain, 1, coal,
+				      sizeof(coal));
+	}
+	if (ret) {
 		res->fault = VSB_FAULT_BUFFER_ACCESS;
 		res->used_len = 0;
 		return;

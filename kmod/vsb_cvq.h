@@ -11,7 +11,9 @@
 #define VSB_CVQ_H
 
 #include "vsb_port.h"
+#include "vsb_coal.h"
 #include "vsb_devstats.h"
+#include "vsb_net.h"
 #include "vsb_ring.h"
 
 /*
@@ -61,6 +63,8 @@ struct vsb_net_ctrl {
 	u16 pairs;
 	u16 max_pairs;
 	u64 offloads;
+	/* per data queue (receive 2i, transmit 2i + 1) */
+	struct vsb_coal coal[VSB_NET_MAX_DATA_VQS];
 };
 
 /*
@@ -70,9 +74,14 @@ struct vsb_net_ctrl {
 struct vsb_cvq_scratch {
 	struct vsb_mac_table uni;
 	struct vsb_mac_table multi;
+	/* what vsb_cvq_reply() writes after the ack, of reply_len bytes */
+	u32 reply_len;
 	/* a statistics query, and the counters its answer reports */
 	struct vsb_devstats_req stats_req;
 	struct vsb_devstats stats;
+	/* NOTF_COAL_VQ_GET: the queue, and its parameters */
+	u16 coal_vq;
+	struct vsb_coal coal;
 };
 
 /* Which parts of struct vsb_net_ctrl a command changed. */
@@ -83,6 +92,7 @@ struct vsb_cvq_scratch {
 #define VSB_CTRL_CHANGED_OFFLOADS BIT(4)
 #define VSB_CTRL_CHANGED_MAC_TABLE BIT(5)
 #define VSB_CTRL_CHANGED_VLANS BIT(6)
+#define VSB_CTRL_CHANGED_COAL BIT(7)
 /* The changes the receive filter sees. */
 #define VSB_CTRL_CHANGED_FILTER                             \
 	(VSB_CTRL_CHANGED_MAC | VSB_CTRL_CHANGED_RX_MODES | \

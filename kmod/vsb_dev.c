@@ -20,6 +20,7 @@
 #include <uapi/linux/virtio_ids.h>
 
 #include "vsb.h"
+#include "vsb_compat.h"
 #include "vsb_trace.h"
 
 /* For the ops that change what the queues are. */
@@ -349,6 +350,8 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 		vq->device_addr = 0;
 		vq->last_avail = 0;
 		memset(&vq->cb, 0, sizeof(vq->cb));
+		memset(&vq->coal, 0, sizeof(vq->coal));
+		memset(&vq->coal_state, 0, sizeof(vq->coal_state));
 	}
 	/*
 	 * The config callback belongs to the driver that set it, like the
@@ -614,6 +617,8 @@ static void vsb_free(struct vdpa_device *vdpa)
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 	unsigned int i;
 
+	/* The timer queues the work: first the timer. */
+	hrtimer_cancel(&vsb->coal_timer);
 	cancel_work_sync(&vsb->work);
 	for (i = 0; i < VSB_NAS; i++)
 		if (vsb->as[i].iotlb)
@@ -678,6 +683,8 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 	spin_lock_init(&vsb->config_lock);
 	spin_lock_init(&vsb->kick_hint_lock);
 	INIT_WORK(&vsb->work, vsb_work);
+	vsb_hrtimer_setup(&vsb->coal_timer, vsb_coal_timer, CLOCK_MONOTONIC,
+			  HRTIMER_MODE_ABS);
 	vsb_zero_vq_counters(vsb);
 	INIT_LIST_HEAD(&vsb->node);
 	vsb->completion = params->completion;

@@ -50,7 +50,7 @@ static u16 vsb_devstats_pairs(const struct vsb_cvq_cmd *c)
 {
 	if (!(c->features & BIT_ULL(VIRTIO_NET_F_MQ)))
 		return 1;
-	return min_t(u16, c->max_pairs, VSB_DEVSTATS_MAX_PAIRS);
+	return min_t(u16, c->max_pairs, VSB_NET_MAX_PAIRS);
 }
 
 /* The types that fit queue @vq; -EINVAL for a queue the device lacks. */
@@ -77,14 +77,14 @@ static u32 vsb_devstats_len(u64 type)
 /**
  * vsb_devstats_check - check a STATS command, and keep what it asks
  * @c: the command (class VIRTIO_NET_CTRL_STATS, DEVICE_STATS negotiated)
- * @req: where the answer's length (after the ack) and a STATS_GET's
- *	 entries go
+ * @req: where a STATS_GET's entries go
+ * @reply_len: the answer's length, after the ack
  *
  * Return: 0, -EINVAL to answer VIRTIO_NET_ERR, -EFAULT if the command
  * could not be read.
  */
 int vsb_devstats_check(const struct vsb_cvq_cmd *c,
-		       struct vsb_devstats_req *req)
+		       struct vsb_devstats_req *req, u32 *reply_len)
 {
 	u8 raw[VSB_STATS_REQ_LEN];
 	u32 i, len = 0;
@@ -126,7 +126,7 @@ int vsb_devstats_check(const struct vsb_cvq_cmd *c,
 	/* The ack comes first in the writable buffers. */
 	if (c->chain->in_len - 1 < len)
 		return -EINVAL;
-	req->reply_len = len;
+	*reply_len = len;
 	return 0;
 }
 

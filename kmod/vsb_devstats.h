@@ -12,6 +12,7 @@
 #ifndef VSB_DEVSTATS_H
 #define VSB_DEVSTATS_H
 
+#include "vsb_net.h"
 #include "vsb_port.h"
 
 struct vsb_cvq_cmd;
@@ -47,8 +48,7 @@ struct vsb_cvq_cmd;
  * driver has no reason to ask twice about a queue in one command; one that
  * asks more often than there are queues is answered VIRTIO_NET_ERR.
  */
-#define VSB_DEVSTATS_MAX_PAIRS 8
-#define VSB_STATS_REQ_MAX (2 * VSB_DEVSTATS_MAX_PAIRS + 1)
+#define VSB_STATS_REQ_MAX (2 * VSB_NET_MAX_PAIRS + 1)
 
 /*
  * A data queue's basic counters (virtio_net_stats_rx_basic and _tx_basic),
@@ -69,15 +69,14 @@ struct vsb_devstats_queue {
  * memory without the lock.
  */
 struct vsb_devstats {
-	struct vsb_devstats_queue rx[VSB_DEVSTATS_MAX_PAIRS];
-	struct vsb_devstats_queue tx[VSB_DEVSTATS_MAX_PAIRS];
+	struct vsb_devstats_queue rx[VSB_NET_MAX_PAIRS];
+	struct vsb_devstats_queue tx[VSB_NET_MAX_PAIRS];
 	u64 cvq_commands;
 	u64 cvq_ok;
 };
 
 /* A checked STATS_GET: what to answer, in the driver's order. */
 struct vsb_devstats_req {
-	u32 reply_len; /* the answer's bytes after the ack */
 	u32 entries;
 	struct {
 		u16 vq;
@@ -86,7 +85,7 @@ struct vsb_devstats_req {
 };
 
 int vsb_devstats_check(const struct vsb_cvq_cmd *c,
-		       struct vsb_devstats_req *req);
+		       struct vsb_devstats_req *req, u32 *reply_len);
 int vsb_devstats_reply(const struct vsb_cvq_cmd *c,
 		       const struct vsb_devstats_req *req,
 		       const struct vsb_devstats *stats);

@@ -6,6 +6,7 @@
  * and by FEATURES_OK not sticking).
  */
 
+#include "vsb_coal.h"
 #include "vsb_devstats.h"
 #include "vsb_features.h"
 
@@ -32,6 +33,7 @@ static const struct {
 	{ VIRTIO_NET_F_CTRL_GUEST_OFFLOADS, VSB_F(CTRL_VQ) },
 	{ VIRTIO_NET_F_RSS, VSB_F(CTRL_VQ) },
 	{ VIRTIO_NET_F_NOTF_COAL, VSB_F(CTRL_VQ) },
+	{ VSB_NET_F_VQ_NOTF_COAL, VSB_F(CTRL_VQ) },
 	{ VSB_NET_F_DEVICE_STATS, VSB_F(CTRL_VQ) },
 };
 

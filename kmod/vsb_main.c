@@ -44,13 +44,15 @@
 	 BIT_ULL(VIRTIO_NET_F_GUEST_CSUM))
 
 /*
- * What "vdpa dev add ... device_features" may ask for. DEVICE_STATS is
- * outside QEMU 10's shadow virtqueue lists too.
+ * What "vdpa dev add ... device_features" may ask for. DEVICE_STATS and
+ * the notification coalescing features are outside QEMU 10's shadow
+ * virtqueue lists too.
  */
-#define VSB_FEATURES                                                   \
-	(VSB_FEATURES_DEFAULT | BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC) | \
-	 BIT_ULL(VIRTIO_NET_F_GUEST_ANNOUNCE) |                        \
-	 BIT_ULL(VSB_NET_F_DEVICE_STATS))
+#define VSB_FEATURES                                                         \
+	(VSB_FEATURES_DEFAULT | BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC) |       \
+	 BIT_ULL(VIRTIO_NET_F_GUEST_ANNOUNCE) |                              \
+	 BIT_ULL(VSB_NET_F_DEVICE_STATS) | BIT_ULL(VIRTIO_NET_F_NOTF_COAL) | \
+	 BIT_ULL(VSB_NET_F_VQ_NOTF_COAL))
 
 struct workqueue_struct *vsb_wq;
 static struct device *vsb_root;

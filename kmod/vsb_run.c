@@ -42,27 +42,79 @@ unlock:
 	mutex_unlock(&vsb->lock);
 }
 
-/*
- * Publish what was pushed and notify the driver if it asked for it. A
- * used ring the device cannot write is a driver error like any other: the
- * commands it answers have taken effect, so the driver must learn now that
- * it will not see them, not at the next kick, which may never come.
- */
-static bool vsb_complete(struct vsb_dev *vsb, struct vsb_vq *vq)
+static void vsb_notify(struct vsb_vq *vq)
 {
-	if (vq->ring.used_idx == vq->ring.used_published)
-		return false;
-	if (vsb_ring_publish(&vq->ring)) {
-		vsb_needs_reset(vsb, vq);
-		return false;
-	}
-	if (!vsb_ring_need_notify(&vq->ring) || !vq->cb.callback)
-		return false;
 	/* virtio_vdpa's callbacks schedule NAPI, which wants BHs off. */
 	local_bh_disable();
 	vq->cb.callback(vq->cb.private);
 	local_bh_enable();
+}
+
+/* The coalescing timer, at the earliest deadline of any queue. */
+static void vsb_coal_arm(struct vsb_dev *vsb, u64 deadline_ns)
+{
+	ktime_t at = ns_to_ktime(deadline_ns);
+
+	if (!hrtimer_active(&vsb->coal_timer) ||
+	    ktime_before(at, hrtimer_get_expires(&vsb->coal_timer)))
+		hrtimer_start(&vsb->coal_timer, at, HRTIMER_MODE_ABS);
+}
+
+/* A queue that coalesces: notify now, or have the timer come back. */
+static bool vsb_coal_notify(struct vsb_dev *vsb, struct vsb_vq *vq,
+			    u32 published, bool wanted)
+{
+	switch (vsb_coal_update(&vq->coal, &vq->coal_state, published, wanted,
+				ktime_get_ns())) {
+	case VSB_COAL_NOTIFY:
+		if (!vq->cb.callback)
+			return false;
+		vsb_notify(vq);
+		return true;
+	case VSB_COAL_WAIT:
+		vsb_coal_arm(vsb,
+			     vsb_coal_deadline(&vq->coal, &vq->coal_state));
+		return false;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Publish what was pushed and notify the driver if it asked for it (now,
+ * or once coalescing says so). A used ring the device cannot write is a
+ * driver error like any other: the commands it answers have taken effect,
+ * so the driver must learn now that it will not see them, not at the next
+ * kick, which may never come.
+ */
+static bool vsb_complete(struct vsb_dev *vsb, struct vsb_vq *vq)
+{
+	u16 before = vq->ring.used_published;
+	bool wanted;
+
+	if (vq->ring.used_idx == before)
+		/* Nothing new; a coalesced notification may have come due. */
+		return vq->coal_state.owed &&
+		       vsb_coal_notify(vsb, vq, 0, false);
+	if (vsb_ring_publish(&vq->ring)) {
+		vsb_needs_reset(vsb, vq);
+		return false;
+	}
+	wanted = vsb_ring_need_notify(&vq->ring);
+	if (vsb_coal_on(&vq->coal) || vq->coal_state.owed)
+		return vsb_coal_notify(vsb, vq,
+				       (u16)(vq->ring.used_published - before),
+				       wanted);
+	if (!wanted || !vq->cb.callback)
+		return false;
+	vsb_notify(vq);
 	return true;
+}
+
+enum hrtimer_restart vsb_coal_timer(struct hrtimer *timer)
+{
+	vsb_kick(container_of(timer, struct vsb_dev, coal_timer));
+	return HRTIMER_NORESTART;
 }
 
 /*
@@ -94,6 +146,15 @@ struct vsb_cvq_run {
 	u32 changed; /* VSB_CTRL_CHANGED_* since the last publish */
 };
 
+/* The data queues take the coalescing the control queue set; Q and L. */
+static void vsb_coal_apply(struct vsb_dev *vsb)
+{
+	unsigned int i;
+
+	for (i = 0; i < 2 * vsb->max_vqp; i++)
+		vsb->vqs[i].coal = vsb->ctrl.coal[i];
+}
+
 /*
  * Put the effect of the commands executed since the last call in force,
  * then publish them: the config space the driver reads and the receive
@@ -118,6 +179,8 @@ static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
 					     run->changed);
 			stats->filter_updates++;
 		}
+		if (run->changed & VSB_CTRL_CHANGED_COAL)
+			vsb_coal_apply(vsb);
 		mutex_unlock(&vsb->lock);
 		run->changed = 0;
 	}
@@ -159,7 +222,8 @@ static void vsb_cvq_execute(struct vsb_dev *vsb, struct vsb_vq *cvq,
 	vsb_cvq_apply(&cmd, &vsb->ctrl, res);
 	if (res->reply_len) {
 		/* A statistics query reports the commands before it. */
-		vsb_devstats_snapshot(vsb, &vsb->cvq_scratch.stats);
+		if (res->class == VSB_CTRL_STATS)
+			vsb_devstats_snapshot(vsb, &vsb->cvq_scratch.stats);
 		mutex_unlock(&vsb->lock);
 		vsb_cvq_reply(&cmd, res);
 		mutex_lock(&vsb->lock);

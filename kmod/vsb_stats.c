@@ -46,6 +46,8 @@ static int vsb_put_class_stats(struct sk_buff *msg,
 		[VIRTIO_NET_CTRL_MQ] = { "cvq mq requests", "cvq mq errors" },
 		[VIRTIO_NET_CTRL_GUEST_OFFLOADS] = { "cvq offloads requests",
 						     "cvq offloads errors" },
+		[VSB_CVQ_SLOT_COAL] = { "cvq coal requests",
+					"cvq coal errors" },
 		[VSB_CVQ_SLOT_STATS] = { "cvq stats requests",
 					 "cvq stats errors" },
 		[VSB_CVQ_SLOT_OTHER] = { "cvq other requests",
@@ -135,12 +137,21 @@ int vsb_fill_vq_stats(struct vsb_dev *vsb, u16 idx, struct sk_buff *msg,
 	return ret;
 }
 
+static unsigned int vsb_cvq_slot(u8 class)
+{
+	if (class < VSB_CVQ_CLASSES)
+		return class;
+	if (class == VSB_CTRL_NOTF_COAL)
+		return VSB_CVQ_SLOT_COAL;
+	if (class == VSB_CTRL_STATS)
+		return VSB_CVQ_SLOT_STATS;
+	return VSB_CVQ_SLOT_OTHER;
+}
+
 void vsb_count_command(struct vsb_cvq_stats *stats,
 		       const struct vsb_cvq_result *res)
 {
-	unsigned int class = res->class < VSB_CVQ_CLASSES ? res->class :
-			     res->class == VSB_CTRL_STATS ? VSB_CVQ_SLOT_STATS :
-							    VSB_CVQ_SLOT_OTHER;
+	unsigned int class = vsb_cvq_slot(res->class);
 	bool ok = !res->fault && res->ack == VIRTIO_NET_OK;
 
 	stats->requests++;

@@ -14,8 +14,8 @@
  *   - the fault is the one the framing calls for: no header, no ack
  *     byte, unreadable command, unwritable ack;
  *   - an answer has used length 1 and is in the first writable byte;
- *     a statistics answer comes after it, of the model's length, in one
- *     write per reply;
+ *     a query's answer (statistics, VQ_GET) comes after it, of the
+ *     model's length and headers, or the model's parameters;
  *   - the ack and the new state are the ones the spec gives (a model
  *     below, written from the virtio-net "Control Virtqueue" section);
  *   - the changed flags name exactly the parts that changed, and an OK
@@ -49,6 +49,7 @@ struct cvq_fuzz {
 	/* a statistics query's answer, as the model gives it */
 	u32 want_reply_len;
 	unsigned int want_replies;
+	struct vsb_coal want_coal;
 	struct {
 		u8 type;
 		u16 vq;
@@ -138,7 +139,6 @@ static u8 model_stats(struct cvq_fuzz *z, u8 cmd, const u8 *data, u32 n)
 	u16 cvq = 2 * (model_has(z, VIRTIO_NET_F_MQ) ? z->f.ctrl.max_pairs : 1);
 	u32 need = 0, i;
 
-	z->want_replies = 0;
 	if (!model_has(z, VSB_NET_F_DEVICE_STATS))
 		return VIRTIO_NET_ERR;
 	if (cmd == VSB_CTRL_STATS_QUERY) {
@@ -174,6 +174,45 @@ static u8 model_stats(struct cvq_fuzz *z, u8 cmd, const u8 *data, u32 n)
 	if (z->room < 1 + need)
 		return VIRTIO_NET_ERR;
 	z->want_reply_len = need;
+	return VIRTIO_NET_OK;
+}
+
+/*
+ * NOTF_COAL ("Notifications Coalescing"): TX_SET and RX_SET set every
+ * data queue of their direction the device has (NOTF_COAL), VQ_SET one,
+ * VQ_GET answers with one's after the ack (VQ_NOTF_COAL); a queue past
+ * the data queues, the control queue included, is an ERR.
+ */
+static u8 model_coal(struct cvq_fuzz *z, u8 cmd, const u8 *data, u32 n)
+{
+	u16 vqs = 2 * (model_has(z, VIRTIO_NET_F_MQ) ? z->f.ctrl.max_pairs : 1);
+	u16 vq = n >= 2 ? data[0] | data[1] << 8 : 0;
+	struct vsb_net_ctrl *w = &z->want;
+	struct vsb_coal coal;
+	u32 i;
+
+	if (cmd <= VSB_CTRL_NOTF_COAL_RX_SET) {
+		if (!model_has(z, VIRTIO_NET_F_NOTF_COAL) || n != 8)
+			return VIRTIO_NET_ERR;
+		coal.max_packets = get_le32(data);
+		coal.max_usecs = get_le32(data + 4);
+		for (i = cmd == VSB_CTRL_NOTF_COAL_TX_SET; i < vqs; i += 2)
+			w->coal[i] = coal;
+		return VIRTIO_NET_OK;
+	}
+	if (cmd > VSB_CTRL_NOTF_COAL_VQ_GET ||
+	    !model_has(z, VSB_NET_F_VQ_NOTF_COAL) || vq >= vqs ||
+	    n != (cmd == VSB_CTRL_NOTF_COAL_VQ_SET ? 12u : 4u))
+		return VIRTIO_NET_ERR;
+	if (cmd == VSB_CTRL_NOTF_COAL_VQ_SET) {
+		w->coal[vq].max_packets = get_le32(data + 4);
+		w->coal[vq].max_usecs = get_le32(data + 8);
+		return VIRTIO_NET_OK;
+	}
+	if (z->room < 1 + 8)
+		return VIRTIO_NET_ERR;
+	z->want_reply_len = 8;
+	z->want_coal = w->coal[vq];
 	return VIRTIO_NET_OK;
 }
 
@@ -220,6 +259,8 @@ static u8 model_cmd(struct cvq_fuzz *z, const u8 *cmd, u32 len)
 			return VIRTIO_NET_ERR;
 		w->offloads = val64;
 		return VIRTIO_NET_OK;
+	case VSB_CTRL_NOTF_COAL:
+		return model_coal(z, cmd[1], data, n);
 	case VSB_CTRL_STATS:
 		return model_stats(z, cmd[1], data, n);
 	default:
@@ -236,6 +277,8 @@ static u8 model(struct cvq_fuzz *z, const u8 *cmd, u32 len)
 	u8 ack;
 
 	z->want = z->before;
+	z->want_reply_len = 0;
+	z->want_replies = 0;
 	ack = model_cmd(z, cmd, len);
 	if (ack != VIRTIO_NET_OK)
 		z->want = z->before;
@@ -279,6 +322,8 @@ static u32 ctrl_diff(const struct vsb_net_ctrl *a, const struct vsb_net_ctrl *b)
 		diff |= VSB_CTRL_CHANGED_PAIRS;
 	if (a->offloads != b->offloads)
 		diff |= VSB_CTRL_CHANGED_OFFLOADS;
+	if (memcmp(a->coal, b->coal, sizeof(a->coal)))
+		diff |= VSB_CTRL_CHANGED_COAL;
 	return diff;
 }
 
@@ -343,6 +388,15 @@ static void setup(struct cvq_fuzz *z)
 		c->vlans[fin_below(&z->in, VSB_VLAN_IDS / 64)] =
 			fin_u64(&z->in);
 	c->offloads = fin_u64(&z->in) & features & FCVQ_GUEST_OFFLOADS;
+	words = fin_below(&z->in, 4);
+	for (i = 0; i < words; i++) {
+		u64 v = fin_u64(&z->in);
+		struct vsb_coal *coal =
+			&c->coal[fin_below(&z->in, VSB_NET_MAX_DATA_VQS)];
+
+		coal->max_packets = (u32)v;
+		coal->max_usecs = (u32)(v >> 32);
+	}
 }
 
 /* ---- one command ---- */
@@ -420,7 +474,14 @@ static u64 first_writable_byte(const struct cvq_fuzz *z,
  * model's replies in its order, each header with its type, queue and size
  * and zero reserved fields, as a driver walking them by size needs.
  */
-static void check_stats_answer(struct cvq_fuzz *z)
+static bool is_query(const struct vsb_cvq_result *res)
+{
+	return res->class == VSB_CTRL_STATS ||
+	       (res->class == VSB_CTRL_NOTF_COAL &&
+		res->cmd == VSB_CTRL_NOTF_COAL_VQ_GET);
+}
+
+static void check_query_answer(struct cvq_fuzz *z)
 {
 	u8 buf[FMW_LOG * FMW_LOG_BYTES];
 	u32 len = 0, off = 1, i;
@@ -440,6 +501,14 @@ static void check_stats_answer(struct cvq_fuzz *z)
 	}
 	FUZZ_CHECK(len == z->f.res.used_len, "%u bytes written, used len %u",
 		   len, z->f.res.used_len);
+	if (z->cmd[0] == VSB_CTRL_NOTF_COAL) {
+		FUZZ_CHECK(get_le32(buf + 1) == z->want_coal.max_packets &&
+				   get_le32(buf + 5) == z->want_coal.max_usecs,
+			   "VQ_GET answered %u %u, want %u %u",
+			   get_le32(buf + 1), get_le32(buf + 5),
+			   z->want_coal.max_packets, z->want_coal.max_usecs);
+		return;
+	}
 	if (z->cmd[1] == VSB_CTRL_STATS_QUERY) {
 		/* RX_BASIC (bit 0), TX_BASIC (bit 16), CVQ (bit 32) */
 		FUZZ_CHECK(get_le32(buf + 1) == 0x10001 &&
@@ -490,10 +559,9 @@ static void check_answer(struct cvq_fuzz *z, const struct cvq_cmd *c,
 			   res->used_len, z->fm.nr_writes, ack_byte);
 		return;
 	}
-	/* A statistics answer follows the ack: checked with the model's. */
+	/* A query's answer follows the ack: checked with the model's. */
 	FUZZ_CHECK((res->used_len == 1 && z->fm.nr_writes == 1) ||
-			   (res->class == VSB_CTRL_STATS &&
-			    res->ack == VIRTIO_NET_OK),
+			   (is_query(res) && res->ack == VIRTIO_NET_OK),
 		   "answer with used len %u, %u writes", res->used_len,
 		   z->fm.nr_writes);
 	FUZZ_CHECK(res->ack == VIRTIO_NET_OK || res->ack == VIRTIO_NET_ERR,
@@ -509,7 +577,7 @@ static void check_answer(struct cvq_fuzz *z, const struct cvq_cmd *c,
 		FUZZ_CHECK(res->redundant ==
 				   (!res->changed &&
 				    res->class != VIRTIO_NET_CTRL_ANNOUNCE &&
-				    res->class != VSB_CTRL_STATS),
+				    !is_query(res)),
 			   "redundant %d, changed %#x", res->redundant,
 			   res->changed);
 	}
@@ -522,8 +590,8 @@ static void check_answer(struct cvq_fuzz *z, const struct cvq_cmd *c,
 	want = model(z, z->cmd, c->len);
 	FUZZ_CHECK(res->ack == want, "class %u cmd %u len %u: ack %u, want %u",
 		   z->cmd[0], z->cmd[1], c->len, res->ack, want);
-	if (want == VIRTIO_NET_OK && z->cmd[0] == VSB_CTRL_STATS)
-		check_stats_answer(z);
+	if (want == VIRTIO_NET_OK && is_query(res))
+		check_query_answer(z);
 	FUZZ_CHECK(!ctrl_diff(&z->want, now),
 		   "class %u cmd %u: state differs from the model's in %#x",
 		   z->cmd[0], z->cmd[1], ctrl_diff(&z->want, now));

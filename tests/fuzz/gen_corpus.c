@@ -165,6 +165,22 @@ static int gen_cvq(const char *dir)
 			 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0),
 		     1, 1, false, 81);
 	ret |= write_seed(dir, "fuzz_cvq", "stats", &s);
+	/* Coalescing: every receive queue, one queue, then read it back. */
+	cvq_device(&s, FCVQ_ALL_FEATURES | FEATURE(VIRTIO_NET_F_NOTF_COAL) |
+			       FEATURE(VSB_NET_F_VQ_NOTF_COAL));
+	cvq_cmd(&s,
+		CMD(VSB_CTRL_NOTF_COAL, VSB_CTRL_NOTF_COAL_RX_SET, 8, 0, 0, 0,
+		    100, 0, 0, 0),
+		1, 1, false);
+	cvq_cmd(&s,
+		CMD(VSB_CTRL_NOTF_COAL, VSB_CTRL_NOTF_COAL_VQ_SET, 3, 0, 0, 0,
+		    16, 0, 0, 0, 50, 0, 0, 0),
+		1, 1, false);
+	cvq_cmd_room(&s,
+		     CMD(VSB_CTRL_NOTF_COAL, VSB_CTRL_NOTF_COAL_VQ_GET, 3, 0, 0,
+			 0),
+		     1, 1, false, 9);
+	ret |= write_seed(dir, "fuzz_cvq", "notf-coal", &s);
 	return ret;
 }
 

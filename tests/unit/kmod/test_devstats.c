@@ -56,7 +56,7 @@ static int setup(void **state)
 		return -1;
 	fcvq_init(f, fmem_new(), FEATURES, mac, FCVQ_MAX_PAIRS);
 	/* Distinct counters, so a reply from the wrong one shows. */
-	for (i = 0; i < VSB_DEVSTATS_MAX_PAIRS; i++) {
+	for (i = 0; i < VSB_NET_MAX_PAIRS; i++) {
 		u64 base = 1000 * (i + 1);
 		struct vsb_devstats_queue rx = { base + 1, base + 2, base + 3,
 						 base + 4, base + 5, base + 6 };

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Host side of the seam in kmod/vsb_port.h: just the kernel names that the
- * kernel-free files (vsb_ring.c, vsb_cvq.c, vsb_devstats.c, vsb_filter.c,
- * vsb_loopback.c, vsb_fault.c) use, with their kernel meaning, so the same
+ * kernel-free files (vsb_ring.c, vsb_cvq.c, vsb_devstats.c, vsb_coal.c,
+ * vsb_filter.c, vsb_loopback.c, vsb_fault.c) use, with their kernel meaning, so the same
  * .c files build into the host unit tests. Add a name here only when one
  * of those files starts using it.
  */
@@ -89,6 +89,13 @@ static inline u16 get_unaligned_le16(const void *p)
 	return (u16)(b[0] | b[1] << 8);
 }
 
+static inline u32 get_unaligned_le32(const void *p)
+{
+	const u8 *b = p;
+
+	return (u32)b[0] | (u32)b[1] << 8 | (u32)b[2] << 16 | (u32)b[3] << 24;
+}
+
 static inline u64 get_unaligned_le64(const void *p)
 {
 	const u8 *b = p;
@@ -106,6 +113,15 @@ static inline void put_unaligned_le16(u16 val, void *p)
 
 	b[0] = val & 0xff;
 	b[1] = val >> 8;
+}
+
+static inline void put_unaligned_le32(u32 val, void *p)
+{
+	u8 *b = p;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		b[i] = (u8)(val >> (8 * i));
 }
 
 static inline void put_unaligned_le64(u64 val, void *p)
