@@ -89,6 +89,20 @@ static inline u16 get_unaligned_le16(const void *p)
 	return (u16)(b[0] | b[1] << 8);
 }
 
+static inline u32 get_unaligned_be32(const void *p)
+{
+	const u8 *b = p;
+
+	return (u32)b[0] << 24 | (u32)b[1] << 16 | (u32)b[2] << 8 | b[3];
+}
+
+static inline u32 get_unaligned_le32(const void *p)
+{
+	const u8 *b = p;
+
+	return (u32)b[3] << 24 | (u32)b[2] << 16 | (u32)b[1] << 8 | b[0];
+}
+
 static inline u64 get_unaligned_le64(const void *p)
 {
 	const u8 *b = p;
@@ -106,6 +120,16 @@ static inline void put_unaligned_le16(u16 val, void *p)
 
 	b[0] = val & 0xff;
 	b[1] = val >> 8;
+}
+
+static inline void put_unaligned_le32(u32 val, void *p)
+{
+	u8 *b = p;
+
+	b[0] = val & 0xff;
+	b[1] = (val >> 8) & 0xff;
+	b[2] = (val >> 16) & 0xff;
+	b[3] = val >> 24;
 }
 
 /*
