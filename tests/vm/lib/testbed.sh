@@ -69,7 +69,8 @@ tb_features_hex() {
 				"MAC 5 STATUS 16 CTRL_VQ 17 CTRL_RX 18 CTRL_VLAN 19 " \
 				"CTRL_RX_EXTRA 20 GUEST_ANNOUNCE 21 MQ 22 " \
 				"CTRL_MAC_ADDR 23 ANY_LAYOUT 27 RING_INDIRECT_DESC 28 " \
-				"RING_EVENT_IDX 29 VERSION_1 32 ACCESS_PLATFORM 33", t, " ")
+				"RING_EVENT_IDX 29 VERSION_1 32 ACCESS_PLATFORM 33 " \
+				"HASH_REPORT 57 RSS 60", t, " ")
 			for (i = 1; i < n; i += 2)
 				bit[t[i]] = t[i + 1]
 		}
