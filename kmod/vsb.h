@@ -33,8 +33,8 @@
 #define VSB_MAX_MTU 9000
 #define VSB_DEFAULT_MTU 1500
 /* A frame as the driver hands it over: header, Ethernet, VLAN tag, MTU. */
-#define VSB_FRAME_LEN(mtu) (VSB_NET_HDR_LEN + ETH_HLEN + VLAN_HLEN + (mtu))
-#define VSB_FRAME_MAX VSB_FRAME_LEN(VSB_MAX_MTU)
+#define VSB_FRAME_LEN(hdr, mtu) ((hdr) + ETH_HLEN + VLAN_HLEN + (mtu))
+#define VSB_FRAME_MAX VSB_FRAME_LEN(VSB_NET_HDR_MAX, VSB_MAX_MTU)
 /* Frames moved per data path run, so a busy queue cannot hog the CPU. */
 #define VSB_TX_BUDGET 64
 /*
@@ -97,6 +97,14 @@ struct vsb_as {
 	struct vhost_iotlb *iotlb;
 	/* no map since create or CLEAN_MAP: guest physical == device address */
 	bool passthrough;
+};
+
+/* What one run of the data path moves frames between, and counts. */
+struct vsb_data_run {
+	u16 pairs; /* in force: the first pairs queue pairs */
+	struct vsb_loopback_rxq rxq[VSB_MAX_VQP];
+	struct vsb_loopback_stats stats[VSB_MAX_VQP];
+	struct vsb_vq *bad; /* a queue the driver broke */
 };
 
 /* Counts of values in power-of-two buckets, as the netlink family sends. */
@@ -171,6 +179,9 @@ struct vsb_dev {
 	struct vsb_cvq_scratch cvq_scratch;
 	/* what the data path filters with, updated once per CVQ batch */
 	struct vsb_rx_filter rx_filter;
+	/* and steers and hashes with, likewise (ctrl.rss as of then) */
+	struct vsb_rss rx_rss;
+	struct vsb_data_run data_run;
 	u8 *frame;
 
 	/* L */

@@ -220,24 +220,91 @@ static u8 vsb_cvq_announce(const struct vsb_cvq_cmd *c,
 	return VIRTIO_NET_OK;
 }
 
-static u8 vsb_cvq_mq(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
-		     bool apply, u32 *changed)
+/*
+ * VQ_PAIRS_SET: automatic receive steering over that many pairs. It ends
+ * RSS steering, as in QEMU's device: a driver that sets the pairs without
+ * a table wants pair-to-pair steering back.
+ */
+static u8 vsb_cvq_mq_pairs(const struct vsb_cvq_cmd *c,
+			   struct vsb_net_ctrl *ctrl, bool apply, u32 *changed)
 {
 	u16 pairs;
 
-	/* RSS_CONFIG and HASH_CONFIG need features this device lacks. */
-	if (c->cmd != VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET ||
-	    !vsb_has(c->features, VIRTIO_NET_F_MQ) || c->len != 2)
+	if (!vsb_has(c->features, VIRTIO_NET_F_MQ) || c->len != 2)
 		return VIRTIO_NET_ERR;
 	pairs = get_unaligned_le16(c->data);
 	if (pairs < VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MIN ||
 	    pairs > VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MAX || pairs > c->max_pairs)
 		return VIRTIO_NET_ERR;
-	if (apply && pairs != ctrl->pairs) {
+	if (!apply)
+		return VIRTIO_NET_OK;
+	if (pairs != ctrl->pairs) {
 		ctrl->pairs = pairs;
 		*changed |= VSB_CTRL_CHANGED_PAIRS;
 	}
+	if (ctrl->rss.steering) {
+		ctrl->rss.steering = false;
+		*changed |= VSB_CTRL_CHANGED_RSS;
+	}
 	return VIRTIO_NET_OK;
+}
+
+/*
+ * RSS_CONFIG (with RSS) and HASH_CONFIG (with HASH_REPORT) set the one
+ * hash state the device steers and reports with. RSS_CONFIG also puts
+ * max_tx_vq pairs in force, as VQ_PAIRS_SET would; HASH_CONFIG means
+ * automatic steering, so it ends RSS steering (QEMU's device does the
+ * same).
+ */
+static u8 vsb_cvq_mq_hash(const struct vsb_cvq_cmd *c,
+			  struct vsb_net_ctrl *ctrl, bool apply, u32 *changed)
+{
+	struct vsb_cvq_scratch *s = c->scratch;
+	bool rss = c->cmd == VIRTIO_NET_CTRL_MQ_RSS_CONFIG;
+	u16 max_pairs;
+	int ret;
+
+	if (!vsb_has(c->features,
+		     rss ? VIRTIO_NET_F_RSS : VIRTIO_NET_F_HASH_REPORT))
+		return VIRTIO_NET_ERR;
+	if (apply) {
+		if (memcmp(&ctrl->rss, &s->rss.rss, sizeof(ctrl->rss))) {
+			memcpy(&ctrl->rss, &s->rss.rss, sizeof(ctrl->rss));
+			*changed |= VSB_CTRL_CHANGED_RSS;
+		}
+		if (rss && s->rss.pairs != ctrl->pairs) {
+			ctrl->pairs = s->rss.pairs;
+			*changed |= VSB_CTRL_CHANGED_PAIRS;
+		}
+		return VIRTIO_NET_OK;
+	}
+	/* Longer than the longest the device takes: no need to read it. */
+	if (c->len > sizeof(s->rss_data))
+		return VIRTIO_NET_ERR;
+	if (vsb_cvq_read_data(c, 0, s->rss_data, c->len))
+		return VSB_CVQ_FAULT;
+	/* Without MQ the device has one pair, whatever max_vqp says. */
+	max_pairs = vsb_has(c->features, VIRTIO_NET_F_MQ) ? c->max_pairs : 1;
+	if (rss)
+		ret = vsb_rss_parse_rss(s->rss_data, c->len, max_pairs,
+					&s->rss);
+	else
+		ret = vsb_rss_parse_hash(s->rss_data, c->len, &s->rss);
+	return ret ? VIRTIO_NET_ERR : VIRTIO_NET_OK;
+}
+
+static u8 vsb_cvq_mq(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
+		     bool apply, u32 *changed)
+{
+	switch (c->cmd) {
+	case VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET:
+		return vsb_cvq_mq_pairs(c, ctrl, apply, changed);
+	case VIRTIO_NET_CTRL_MQ_RSS_CONFIG:
+	case VIRTIO_NET_CTRL_MQ_HASH_CONFIG:
+		return vsb_cvq_mq_hash(c, ctrl, apply, changed);
+	default:
+		return VIRTIO_NET_ERR;
+	}
 }
 
 static u8 vsb_cvq_offloads(const struct vsb_cvq_cmd *c,
@@ -380,7 +447,7 @@ static u8 vsb_cvq_dispatch(const struct vsb_cvq_cmd *c,
  * vsb_net_ctrl_reset - the state a device has after reset ("Device
  * Reset" and the CVQ sections): its MAC, empty MAC and VLAN tables,
  * promiscuous and no other receive mode, one queue pair, every negotiated
- * guest offload on
+ * guest offload on, no hash type enabled and no RSS steering
  * @ctrl: the state
  * @mac: the device's provisioned MAC
  * @max_pairs: queue pairs the device has

@@ -15,6 +15,7 @@
 #include "vsb_devstats.h"
 #include "vsb_net.h"
 #include "vsb_ring.h"
+#include "vsb_rss.h"
 
 /*
  * MAC filter entries, shared by the unicast and the multicast list as in
@@ -65,11 +66,14 @@ struct vsb_net_ctrl {
 	u64 offloads;
 	/* per data queue (receive 2i, transmit 2i + 1) */
 	struct vsb_coal coal[VSB_NET_MAX_DATA_VQS];
+	/* RSS_CONFIG's or HASH_CONFIG's, whichever came last */
+	struct vsb_rss rss;
 };
 
 /*
- * Room for what a command carries beyond a few bytes (a MAC table),
- * read and checked before the ack is written; the caller provides it.
+ * Room for what a command carries beyond a few bytes (a MAC table, an
+ * RSS configuration), read and checked before the ack is written; the
+ * caller provides it.
  */
 struct vsb_cvq_scratch {
 	struct vsb_mac_table uni;
@@ -82,6 +86,8 @@ struct vsb_cvq_scratch {
 	/* NOTF_COAL_VQ_GET: the queue, and its parameters */
 	u16 coal_vq;
 	struct vsb_coal coal;
+	u8 rss_data[VSB_RSS_CONFIG_MAX];
+	struct vsb_rss_cmd rss;
 };
 
 /* Which parts of struct vsb_net_ctrl a command changed. */
@@ -93,6 +99,7 @@ struct vsb_cvq_scratch {
 #define VSB_CTRL_CHANGED_MAC_TABLE BIT(5)
 #define VSB_CTRL_CHANGED_VLANS BIT(6)
 #define VSB_CTRL_CHANGED_COAL BIT(7)
+#define VSB_CTRL_CHANGED_RSS BIT(8)
 /* The changes the receive filter sees. */
 #define VSB_CTRL_CHANGED_FILTER                             \
 	(VSB_CTRL_CHANGED_MAC | VSB_CTRL_CHANGED_RX_MODES | \
@@ -100,7 +107,10 @@ struct vsb_cvq_scratch {
 /* The changes the driver sees in the config space. */
 #define VSB_CTRL_CHANGED_CONFIG (VSB_CTRL_CHANGED_MAC | VSB_CTRL_CHANGED_STATUS)
 
-/* Data bytes read along with the header: every command but a MAC table. */
+/*
+ * Data bytes read along with the header: every command but a MAC table
+ * and the RSS ones.
+ */
 #define VSB_CVQ_DATA_MAX 16
 
 /* A command as vsb_cvq_fetch() read it, for vsb_cvq_apply(). */

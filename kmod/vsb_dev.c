@@ -375,6 +375,7 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 	vsb->suspended = false;
 	vsb_net_ctrl_reset(&vsb->ctrl, vsb->provisioned_mac, vsb->max_vqp, 0);
 	vsb_rx_filter_build(&vsb->rx_filter, &vsb->ctrl, 0);
+	memcpy(&vsb->rx_rss, &vsb->ctrl.rss, sizeof(vsb->rx_rss));
 	vsb->filter_stale = 0;
 	atomic64_set(&vsb->cvq_kick_ns, 0);
 	vsb_sync_config(vsb);
@@ -727,6 +728,15 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 	/* VERSION_1 is required: the config space is little-endian. */
 	vsb->config.mtu = __cpu_to_virtio16(true, vsb->mtu);
 	vsb->config.max_virtqueue_pairs = __cpu_to_virtio16(true, vsb->max_vqp);
+	/* The spec has these fields only with RSS or HASH_REPORT offered. */
+	if (vsb->supported_features &
+	    (BIT_ULL(VIRTIO_NET_F_RSS) | BIT_ULL(VIRTIO_NET_F_HASH_REPORT))) {
+		vsb->config.rss_max_key_size = VSB_RSS_KEY_SIZE;
+		vsb->config.rss_max_indirection_table_length =
+			cpu_to_le16(VSB_RSS_TABLE_MAX);
+		vsb->config.supported_hash_types =
+			cpu_to_le32(VSB_RSS_HASH_TYPES);
+	}
 	vsb_lock_both(vsb);
 	vsb_reset_locked(vsb, VDPA_RESET_F_CLEAN_MAP);
 	vsb_unlock_both(vsb);

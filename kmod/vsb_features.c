@@ -12,10 +12,12 @@
 
 #define VSB_F(bit) BIT_ULL(VIRTIO_NET_F_##bit)
 
-static const struct {
+struct vsb_feature_dep {
 	u8 bit;
 	u64 needs_one_of;
-} vsb_feature_deps[] = {
+};
+
+static const struct vsb_feature_dep vsb_feature_deps[] = {
 	{ VIRTIO_NET_F_GUEST_TSO4, VSB_F(GUEST_CSUM) },
 	{ VIRTIO_NET_F_GUEST_TSO6, VSB_F(GUEST_CSUM) },
 	{ VIRTIO_NET_F_GUEST_ECN, VSB_F(GUEST_TSO4) | VSB_F(GUEST_TSO6) },
@@ -37,13 +39,41 @@ static const struct {
 	{ VSB_NET_F_DEVICE_STATS, VSB_F(CTRL_VQ) },
 };
 
-int vsb_features_unmet(u64 features)
+/*
+ * What the device offers only with another, beyond the spec's MUSTs:
+ * virtio 1.3 says a driver SHOULD take CTRL_VQ with HASH_REPORT (1.2 had
+ * no rule, so a driver that does not is accepted), but without the CVQ
+ * nothing can enable a hash type and no hash is ever reported; Linux's
+ * virtio_net refuses such a device.
+ */
+static const struct vsb_feature_dep vsb_offer_deps[] = {
+	{ VIRTIO_NET_F_HASH_REPORT, VSB_F(CTRL_VQ) },
+};
+
+static int vsb_deps_unmet(const struct vsb_feature_dep *deps, unsigned int n,
+			  u64 features)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(vsb_feature_deps); i++)
-		if ((features & BIT_ULL(vsb_feature_deps[i].bit)) &&
-		    !(features & vsb_feature_deps[i].needs_one_of))
-			return vsb_feature_deps[i].bit;
+	for (i = 0; i < n; i++)
+		if ((features & BIT_ULL(deps[i].bit)) &&
+		    !(features & deps[i].needs_one_of))
+			return deps[i].bit;
 	return -1;
+}
+
+int vsb_features_unmet(u64 features)
+{
+	return vsb_deps_unmet(vsb_feature_deps, ARRAY_SIZE(vsb_feature_deps),
+			      features);
+}
+
+int vsb_features_offer_unmet(u64 features)
+{
+	int unmet = vsb_features_unmet(features);
+
+	if (unmet >= 0)
+		return unmet;
+	return vsb_deps_unmet(vsb_offer_deps, ARRAY_SIZE(vsb_offer_deps),
+			      features);
 }

@@ -20,6 +20,11 @@
  * the number of the first feature bit that does not.
  */
 int vsb_features_unmet(u64 features);
+/*
+ * The same for what a device offers, with the dependencies the device
+ * keeps to itself on top.
+ */
+int vsb_features_offer_unmet(u64 features);
 
 /* A feature set the device can run with: required bits, dependencies. */
 static inline bool vsb_features_usable(u64 features)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The device's data path: every frame the driver transmits comes back on
- * the receive queue if the receive filter takes it. Kernel-free.
+ * a receive queue if the receive filter takes it -- its own pair's, or
+ * the one RSS steers it to. Kernel-free.
  */
 #ifndef VSB_LOOPBACK_H
 #define VSB_LOOPBACK_H
@@ -9,27 +10,52 @@
 #include "vsb_port.h"
 #include "vsb_ring.h"
 #include "vsb_filter.h"
+#include "vsb_rss.h"
 
-/* virtio_net_hdr_v1: VERSION_1 is required, so this is the only size. */
-#define VSB_NET_HDR_LEN 12
+/*
+ * The header before every frame, both ways: virtio_net_hdr_v1 (VERSION_1
+ * is required), virtio_net_hdr_v1_hash with HASH_REPORT.
+ */
+#define VSB_NET_HDR_MAX VSB_NET_HDR_HASH_LEN
+
+static inline u32 vsb_net_hdr_len(u64 features)
+{
+	return features & BIT_ULL(VIRTIO_NET_F_HASH_REPORT) ?
+		       VSB_NET_HDR_HASH_LEN :
+		       VSB_NET_HDR_V1_LEN;
+}
 
 struct vsb_loopback_stats {
 	u64 rx_packets;
 	u64 rx_bytes;
 	u64 rx_errors; /* frame larger than the receive buffer */
 	u64 rx_overruns; /* no receive buffer */
-	u64 rx_drops; /* refused by the receive filter */
+	/* refused by the receive filter, or steered to a queue not ready */
+	u64 rx_drops;
 	u64 tx_packets;
 	u64 tx_bytes;
 	u64 tx_errors; /* shorter than header and MAC, or over buf_len */
 	u64 tx_drops;
 };
 
+/* A receive queue a frame can go to. */
+struct vsb_loopback_rxq {
+	struct vsb_ring *ring; /* NULL: the queue is not ready */
+	struct vsb_chain *chain;
+	struct vsb_loopback_stats *stats; /* its pair's */
+};
+
 struct vsb_loopback {
 	struct vsb_ring *tx;
-	struct vsb_ring *rx;
 	struct vsb_chain *tx_chain;
-	struct vsb_chain *rx_chain;
+	struct vsb_loopback_stats *stats; /* the transmit queue's pair's */
+	/*
+	 * The receive queues by number (pair), nr_rxq of them: without RSS
+	 * steering a frame goes to rxq[pair], the transmit queue's pair.
+	 */
+	struct vsb_loopback_rxq *rxq;
+	u16 nr_rxq;
+	u16 pair;
 	u8 *buf; /* one frame with its header: buf_len bytes of room */
 	/*
 	 * The longest frame the device takes, header included: with
@@ -37,8 +63,11 @@ struct vsb_loopback {
 	 * the MTU offered. A longer one is a transmit error, not truncated.
 	 */
 	u32 buf_len;
+	u32 hdr_len; /* vsb_net_hdr_len() of the negotiated features */
 	const struct vsb_rx_filter *filter;
-	struct vsb_loopback_stats *stats;
+	/* NULL: neither RSS steering nor hash reports */
+	const struct vsb_rss *rss;
+	bool hash_report; /* HASH_REPORT negotiated: fill in the hash */
 };
 
 int vsb_loopback_run(struct vsb_loopback *lb, unsigned int budget);

@@ -44,15 +44,17 @@
 	 BIT_ULL(VIRTIO_NET_F_GUEST_CSUM))
 
 /*
- * What "vdpa dev add ... device_features" may ask for. DEVICE_STATS and
- * the notification coalescing features are outside QEMU 10's shadow
- * virtqueue lists too.
+ * What "vdpa dev add ... device_features" may ask for. These too are
+ * outside QEMU 10's shadow virtqueue lists: DEVICE_STATS, the notification
+ * coalescing features, RSS and HASH_REPORT (with which every frame's
+ * header grows by 8 bytes).
  */
 #define VSB_FEATURES                                                         \
 	(VSB_FEATURES_DEFAULT | BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC) |       \
 	 BIT_ULL(VIRTIO_NET_F_GUEST_ANNOUNCE) |                              \
 	 BIT_ULL(VSB_NET_F_DEVICE_STATS) | BIT_ULL(VIRTIO_NET_F_NOTF_COAL) | \
-	 BIT_ULL(VSB_NET_F_VQ_NOTF_COAL))
+	 BIT_ULL(VSB_NET_F_VQ_NOTF_COAL) | BIT_ULL(VIRTIO_NET_F_RSS) |       \
+	 BIT_ULL(VIRTIO_NET_F_HASH_REPORT))
 
 struct workqueue_struct *vsb_wq;
 static struct device *vsb_root;
@@ -97,7 +99,8 @@ MODULE_PARM_DESC(batch_limit, "CVQ commands per batch (0: queue size)");
  */
 static bool vsb_features_ok(u64 features)
 {
-	return !(features & ~VSB_FEATURES) && vsb_features_usable(features);
+	return !(features & ~VSB_FEATURES) && vsb_features_usable(features) &&
+	       vsb_features_offer_unmet(features) < 0;
 }
 
 /*
@@ -145,7 +148,7 @@ static int vsb_check_config(struct device *dev, const char *name,
 	}
 	if (cfg->mask & BIT_ULL(VDPA_ATTR_DEV_FEATURES) &&
 	    !vsb_features_ok(cfg->device_features)) {
-		int unmet = vsb_features_unmet(cfg->device_features);
+		int unmet = vsb_features_offer_unmet(cfg->device_features);
 
 		dev_info(dev, "%s: device_features 0x%llx: offered 0x%llx\n",
 			 name, cfg->device_features, VSB_FEATURES);

@@ -181,6 +181,9 @@ static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
 		}
 		if (run->changed & VSB_CTRL_CHANGED_COAL)
 			vsb_coal_apply(vsb);
+		if (run->changed & VSB_CTRL_CHANGED_RSS)
+			memcpy(&vsb->rx_rss, &vsb->ctrl.rss,
+			       sizeof(vsb->rx_rss));
 		mutex_unlock(&vsb->lock);
 		run->changed = 0;
 	}
@@ -348,65 +351,101 @@ static bool vsb_process_cvq(struct vsb_dev *vsb, bool *served)
  */
 static u32 vsb_frame_max(const struct vsb_dev *vsb)
 {
-	return VSB_FRAME_LEN(vsb->features & BIT_ULL(VIRTIO_NET_F_MTU) ?
+	return VSB_FRAME_LEN(vsb_net_hdr_len(vsb->features),
+			     vsb->features & BIT_ULL(VIRTIO_NET_F_MTU) ?
 				     vsb->mtu :
 				     VSB_MAX_MTU);
 }
 
-/* Move frames of queue pair @pair from its transmit to its receive queue. */
-static bool vsb_process_pair(struct vsb_dev *vsb, u16 pair, bool *served)
+/*
+ * Move frames from the transmit queue of pair @pair to its receive queue,
+ * or with RSS steering to whichever receive queue each one's hash selects.
+ * A queue the driver broke is left in dr->bad.
+ */
+static bool vsb_process_pair(struct vsb_dev *vsb, struct vsb_data_run *dr,
+			     u16 pair, bool *served)
 {
-	struct vsb_vq *rx = &vsb->vqs[2 * pair], *tx = &vsb->vqs[2 * pair + 1];
-	struct vsb_loopback_stats stats = {};
+	struct vsb_vq *tx = &vsb->vqs[2 * pair + 1];
+	bool hash_report = vsb->features & BIT_ULL(VIRTIO_NET_F_HASH_REPORT);
+	bool steering = vsb->rx_rss.steering;
 	struct vsb_loopback lb = {
 		.tx = &tx->ring,
-		.rx = &rx->ring,
 		.tx_chain = &tx->chain,
-		.rx_chain = &rx->chain,
+		.stats = &dr->stats[pair],
+		.rxq = dr->rxq,
+		.nr_rxq = dr->pairs,
+		.pair = pair,
 		.buf = vsb->frame,
 		.buf_len = vsb_frame_max(vsb),
+		.hdr_len = vsb_net_hdr_len(vsb->features),
 		.filter = &vsb->rx_filter,
-		.stats = &stats,
+		.rss = steering || hash_report ? &vsb->rx_rss : NULL,
+		.hash_report = hash_report,
 	};
+	u16 i;
 	int ret;
 
-	if (!rx->ready || !tx->ready)
+	if (!tx->ready || (!steering && !dr->rxq[pair].ring))
 		return false;
 	ret = vsb_loopback_run(&lb, VSB_TX_BUDGET);
 	*served |= ret != 0;
-	mutex_lock(&vsb->lock);
-	vsb_add_lb_stats(&vsb->lb_stats[pair], &stats);
-	mutex_unlock(&vsb->lock);
-	if (vsb_complete(vsb, rx))
-		atomic64_inc(&vsb->vq_interrupts[2 * pair]);
-	if (vsb_complete(vsb, tx))
-		atomic64_inc(&vsb->vq_interrupts[2 * pair + 1]);
 	if (ret < 0) {
-		vsb_needs_reset(vsb, tx->ring.fault ? tx : rx);
+		dr->bad = tx;
+		for (i = 0; !tx->ring.fault && i < dr->pairs; i++)
+			if (dr->rxq[i].ring && dr->rxq[i].ring->fault)
+				dr->bad = &vsb->vqs[2 * i];
 		return false;
 	}
 	if (ret == VSB_TX_BUDGET)
 		return true;
 	ret = vsb_ring_enable_kicks(&tx->ring);
 	if (ret < 0)
-		vsb_needs_reset(vsb, tx);
+		dr->bad = tx;
 	return ret > 0;
 }
 
-/* The data path: only the pairs the driver enabled (one without MQ). */
+/*
+ * The data path: only the pairs the driver enabled (one without MQ). Each
+ * pair's frames are counted, and both rings of every pair published, once
+ * all pairs ran: with RSS steering any of them may have received.
+ */
 static bool vsb_process_data(struct vsb_dev *vsb, bool *served)
 {
+	struct vsb_data_run *dr = &vsb->data_run;
 	bool more = false;
-	u16 pairs = 1;
 	u16 i;
 
+	memset(dr, 0, sizeof(*dr));
+	dr->pairs = 1;
 	if (vsb->features & BIT_ULL(VIRTIO_NET_F_MQ)) {
 		mutex_lock(&vsb->lock);
-		pairs = vsb->ctrl.pairs;
+		dr->pairs = vsb->ctrl.pairs;
 		mutex_unlock(&vsb->lock);
 	}
-	for (i = 0; i < pairs && vsb_running(vsb); i++)
-		more |= vsb_process_pair(vsb, i, served);
+	for (i = 0; i < dr->pairs; i++) {
+		struct vsb_vq *rx = &vsb->vqs[2 * i];
+
+		dr->rxq[i].stats = &dr->stats[i];
+		dr->rxq[i].chain = &rx->chain;
+		if (rx->ready)
+			dr->rxq[i].ring = &rx->ring;
+	}
+	for (i = 0; i < dr->pairs && !dr->bad && vsb_running(vsb); i++)
+		more |= vsb_process_pair(vsb, dr, i, served);
+	mutex_lock(&vsb->lock);
+	for (i = 0; i < dr->pairs; i++)
+		vsb_add_lb_stats(&vsb->lb_stats[i], &dr->stats[i]);
+	mutex_unlock(&vsb->lock);
+	for (i = 0; i < 2 * dr->pairs; i++) {
+		struct vsb_vq *vq = &vsb->vqs[i];
+
+		if (vq->ready && vsb_complete(vsb, vq))
+			atomic64_inc(&vsb->vq_interrupts[i]);
+	}
+	if (dr->bad) {
+		vsb_needs_reset(vsb, dr->bad);
+		return false;
+	}
 	return more;
 }
 

@@ -216,6 +216,64 @@ static u8 model_coal(struct cvq_fuzz *z, u8 cmd, const u8 *data, u32 n)
 	return VIRTIO_NET_OK;
 }
 
+/*
+ * RSS_CONFIG (RSS) and HASH_CONFIG (HASH_REPORT), "Control Virtqueue:
+ * RSS": the exact layout (one byte past the key allowed, Linux's trailer
+ * padding), a table of a power of two entries up to 128, receive queue
+ * numbers below max_tx_vq, max_tx_vq from 1 to the pairs, a key of at
+ * most 40 bytes, only the six supported hash types. RSS_CONFIG steers and
+ * puts max_tx_vq pairs in force; HASH_CONFIG only hashes.
+ */
+static u8 model_rss(struct cvq_fuzz *z, u8 cmd, const u8 *data, u32 n)
+{
+	const u32 types_ok =
+		VIRTIO_NET_RSS_HASH_TYPE_IPv4 | VIRTIO_NET_RSS_HASH_TYPE_TCPv4 |
+		VIRTIO_NET_RSS_HASH_TYPE_UDPv4 | VIRTIO_NET_RSS_HASH_TYPE_IPv6 |
+		VIRTIO_NET_RSS_HASH_TYPE_TCPv6 | VIRTIO_NET_RSS_HASH_TYPE_UDPv6;
+	bool rss = cmd == VIRTIO_NET_CTRL_MQ_RSS_CONFIG;
+	u16 pairs = model_has(z, VIRTIO_NET_F_MQ) ? z->want.max_pairs : 1;
+	u32 table_len = 0, key_off = 13, key_len, i;
+	struct vsb_rss r;
+	u16 max_tx;
+
+	memset(&r, 0, sizeof(r));
+	if (!model_has(z, rss ? VIRTIO_NET_F_RSS : VIRTIO_NET_F_HASH_REPORT))
+		return VIRTIO_NET_ERR;
+	if (rss) {
+		if (n < 8)
+			return VIRTIO_NET_ERR;
+		table_len = (data[4] | data[5] << 8) + 1U;
+		if (table_len > 128 || (table_len & (table_len - 1)))
+			return VIRTIO_NET_ERR;
+		key_off = 8 + 2 * table_len + 3;
+	}
+	if (n < key_off)
+		return VIRTIO_NET_ERR;
+	key_len = data[key_off - 1];
+	if (key_len > 40 || n < key_off + key_len || n > key_off + key_len + 1)
+		return VIRTIO_NET_ERR;
+	r.hash_types = get_le32(data);
+	if (r.hash_types & ~types_ok)
+		return VIRTIO_NET_ERR;
+	memcpy(r.key, data + key_off, key_len);
+	if (rss) {
+		max_tx = data[key_off - 3] | data[key_off - 2] << 8;
+		r.unclassified = data[6] | data[7] << 8;
+		if (!max_tx || max_tx > pairs || r.unclassified >= max_tx)
+			return VIRTIO_NET_ERR;
+		for (i = 0; i < table_len; i++) {
+			r.table[i] = data[8 + 2 * i] | data[9 + 2 * i] << 8;
+			if (r.table[i] >= max_tx)
+				return VIRTIO_NET_ERR;
+		}
+		r.table_len = table_len;
+		r.steering = true;
+		z->want.pairs = max_tx;
+	}
+	z->want.rss = r;
+	return VIRTIO_NET_OK;
+}
+
 /* The ack the spec gives for cmd[0, len); z->want is changed for an OK. */
 static u8 model_cmd(struct cvq_fuzz *z, const u8 *cmd, u32 len)
 {
@@ -246,11 +304,16 @@ static u8 model_cmd(struct cvq_fuzz *z, const u8 *cmd, u32 len)
 		w->announce_pending = false;
 		return VIRTIO_NET_OK;
 	case VIRTIO_NET_CTRL_MQ:
+		if (cmd[1] == VIRTIO_NET_CTRL_MQ_RSS_CONFIG ||
+		    cmd[1] == VIRTIO_NET_CTRL_MQ_HASH_CONFIG)
+			return model_rss(z, cmd[1], data, n);
 		if (!model_has(z, VIRTIO_NET_F_MQ) || n != 2 ||
 		    cmd[1] != VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET || !val16 ||
 		    val16 > w->max_pairs)
 			return VIRTIO_NET_ERR;
 		w->pairs = val16;
+		/* automatic steering again */
+		w->rss.steering = false;
 		return VIRTIO_NET_OK;
 	case VIRTIO_NET_CTRL_GUEST_OFFLOADS:
 		if (!model_has(z, VIRTIO_NET_F_CTRL_GUEST_OFFLOADS) || n != 8 ||
@@ -324,6 +387,8 @@ static u32 ctrl_diff(const struct vsb_net_ctrl *a, const struct vsb_net_ctrl *b)
 		diff |= VSB_CTRL_CHANGED_OFFLOADS;
 	if (memcmp(a->coal, b->coal, sizeof(a->coal)))
 		diff |= VSB_CTRL_CHANGED_COAL;
+	if (memcmp(&a->rss, &b->rss, sizeof(a->rss)))
+		diff |= VSB_CTRL_CHANGED_RSS;
 	return diff;
 }
 

@@ -111,6 +111,38 @@ static void cvq_cmd(struct seed *s, const u8 *cmd, u32 len, unsigned int nr_out,
 #define CMD(...) \
 	((const u8[]){ __VA_ARGS__ }), sizeof((const u8[]){ __VA_ARGS__ })
 
+/*
+ * RSS: an RSS_CONFIG (IPv4 hashing, a table of two entries over two
+ * pairs, a 40-byte key) then a HASH_CONFIG with the same key.
+ */
+static int gen_cvq_rss(const char *dir)
+{
+	u8 rss[2 + 8 + 2 * 2 + 3 + 40], hash[2 + 13 + 40];
+	struct seed s;
+	unsigned int i;
+
+	memset(rss, 0, sizeof(rss));
+	rss[0] = VIRTIO_NET_CTRL_MQ;
+	rss[1] = VIRTIO_NET_CTRL_MQ_RSS_CONFIG;
+	rss[2] = VIRTIO_NET_RSS_HASH_TYPE_IPv4;
+	rss[6] = 1; /* indirection_table_mask */
+	rss[12] = 1; /* table: queues 0, 1 */
+	rss[14] = 2; /* max_tx_vq */
+	rss[16] = 40; /* hash_key_length */
+	memset(hash, 0, sizeof(hash));
+	hash[0] = VIRTIO_NET_CTRL_MQ;
+	hash[1] = VIRTIO_NET_CTRL_MQ_HASH_CONFIG;
+	hash[2] = VIRTIO_NET_RSS_HASH_TYPE_IPv4;
+	hash[14] = 40;
+	for (i = 0; i < 40; i++)
+		rss[17 + i] = hash[15 + i] = 0x6d + i;
+	cvq_device(&s, FCVQ_ALL_FEATURES | FEATURE(VIRTIO_NET_F_RSS) |
+			       FEATURE(VIRTIO_NET_F_HASH_REPORT));
+	cvq_cmd(&s, rss, sizeof(rss), 1, 1, false);
+	cvq_cmd(&s, hash, sizeof(hash), 1, 1, false);
+	return write_seed(dir, "fuzz_cvq", "rss", &s);
+}
+
 static int gen_cvq(const char *dir)
 {
 	const struct {
@@ -181,6 +213,7 @@ static int gen_cvq(const char *dir)
 			 0),
 		     1, 1, false, 9);
 	ret |= write_seed(dir, "fuzz_cvq", "notf-coal", &s);
+	ret |= gen_cvq_rss(dir);
 	return ret;
 }
 

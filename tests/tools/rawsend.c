@@ -4,10 +4,13 @@
  * raw socket, for the VM tests of the device's receive filter.
  *
  *   rawsend IFACE DST_MAC [--vlan VID] [--count N] [--src MAC]
+ *           [--udp SRC_IP,DST_IP,SPORT,DPORT]
  *
  * Each frame is DST_MAC, the source (the interface's own address unless
  * --src), with --vlan an 802.1Q tag (priority 0), the local experimental
- * ethertype 0x88b5 and a payload padded to the 60-byte minimum. The socket
+ * ethertype 0x88b5 and a payload padded to the 60-byte minimum; with --udp
+ * an IPv4 or IPv6 (by the addresses' form) UDP datagram between those
+ * addresses and ports instead, for the tests of RSS steering. The socket
  * has protocol 0, so it never receives: nothing it sends comes back to it.
  * Exit status: 0 if all N frames were sent whole, 1 on the first failure
  * (one line on stderr naming the operation and the errno), 2 on a usage
@@ -16,6 +19,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdint.h>
 #include <getopt.h>
 #include <limits.h>
 #include <linux/if_ether.h>
@@ -34,7 +38,10 @@
 #define RAWSEND_ETHERTYPE 0x88b5
 #define RAWSEND_FRAME_MIN 60 /* ETH_ZLEN: a frame without its FCS */
 #define RAWSEND_VLAN_MAX 4095
-/* Header, tag, ethertype and the longest payload text, padding included. */
+/*
+ * Header, tag, ethertype and the longest payload: a text, or IPv6 and UDP
+ * headers and 16 bytes.
+ */
 #define RAWSEND_FRAME_MAX 128
 
 #define __printf(fmt_idx, arg_idx) \
@@ -46,10 +53,12 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: %s IFACE DST_MAC [--vlan VID] [--count N] [--src MAC]\n"
+		"          [--udp SRC_IP,DST_IP,SPORT,DPORT]\n"
 		"Send N (default 1) Ethernet frames of ethertype 0x%04x to DST_MAC\n"
 		"out of IFACE through an AF_PACKET raw socket; with --vlan VID\n"
-		"(0-%d) they carry an 802.1Q tag. The source is IFACE's address\n"
-		"unless --src MAC. Exit status 0 if every frame was sent.\n",
+		"(0-%d) they carry an 802.1Q tag; with --udp a UDP datagram over\n"
+		"IPv4 or IPv6 instead. The source is IFACE's address unless\n"
+		"--src MAC. Exit status 0 if every frame was sent.\n",
 		prog, RAWSEND_ETHERTYPE, RAWSEND_VLAN_MAX);
 }
 
@@ -123,9 +132,92 @@ static long parse_num(const char *what, const char *s, long min, long max)
 	return v;
 }
 
+/* --udp: a UDP datagram between two addresses of one family. */
+struct udp_flow {
+	int family; /* 0: no --udp */
+	unsigned char src[16], dst[16];
+	uint16_t sport, dport;
+};
+
+static void parse_udp(const char *arg, struct udp_flow *u)
+{
+	char copy[128], *f[4], *save = NULL;
+	int i;
+
+	if (strlen(arg) >= sizeof(copy))
+		die_usage("--udp '%s': too long", arg);
+	strcpy(copy, arg);
+	for (i = 0; i < 4; i++) {
+		f[i] = strtok_r(i ? NULL : copy, ",", &save);
+		if (!f[i])
+			die_usage("--udp '%s': want SRC_IP,DST_IP,SPORT,DPORT",
+				  arg);
+	}
+	u->family = strchr(f[0], ':') ? AF_INET6 : AF_INET;
+	if (inet_pton(u->family, f[0], u->src) != 1 ||
+	    inet_pton(u->family, f[1], u->dst) != 1)
+		die_usage("--udp '%s': addresses not of one family", arg);
+	u->sport = parse_num("--udp SPORT", f[2], 0, UINT16_MAX);
+	u->dport = parse_num("--udp DPORT", f[3], 0, UINT16_MAX);
+}
+
+static void put16(unsigned char *p, unsigned int v)
+{
+	p[0] = v >> 8;
+	p[1] = v & 0xff;
+}
+
+/* The IP and UDP headers of @u and a payload at @p; returns the length. */
+static size_t build_udp(unsigned char *p, const struct udp_flow *u)
+{
+	size_t alen = u->family == AF_INET6 ? 16 : 4;
+	size_t ip = u->family == AF_INET6 ? 40 : 20, udp = 8 + 16;
+	unsigned long sum = 0;
+	unsigned char *h;
+	size_t i;
+
+	memset(p, 0, ip + udp);
+	if (u->family == AF_INET6) {
+		p[0] = 0x60;
+		put16(p + 4, udp);
+		p[6] = IPPROTO_UDP;
+		p[7] = 64;
+		memcpy(p + 8, u->src, alen);
+		memcpy(p + 24, u->dst, alen);
+	} else {
+		p[0] = 0x45;
+		put16(p + 2, ip + udp);
+		p[6] = 0x40; /* DF */
+		p[8] = 64;
+		p[9] = IPPROTO_UDP;
+		memcpy(p + 12, u->src, alen);
+		memcpy(p + 16, u->dst, alen);
+		for (i = 0; i < ip; i += 2)
+			sum += p[i] << 8 | p[i + 1];
+		while (sum >> 16)
+			sum = (sum & 0xffff) + (sum >> 16);
+		put16(p + 10, ~sum & 0xffff);
+	}
+	h = p + ip;
+	put16(h, u->sport);
+	put16(h + 2, u->dport);
+	put16(h + 4, udp);
+	memcpy(h + 8, "rawsend udp", 11);
+	return ip + udp;
+}
+
+/* The ethertype of the frames sent. */
+static unsigned int frame_type(const struct udp_flow *u)
+{
+	if (!u->family)
+		return RAWSEND_ETHERTYPE;
+	return u->family == AF_INET6 ? ETH_P_IPV6 : ETH_P_IP;
+}
+
 /* Write the frame into @buf; returns its length. */
 static size_t build_frame(unsigned char *buf, const unsigned char *dst,
-			  const unsigned char *src, long vlan, long seq)
+			  const unsigned char *src, long vlan, long seq,
+			  const struct udp_flow *u)
 {
 	size_t len = 2 * ETH_ALEN;
 	int n;
@@ -138,11 +230,15 @@ static size_t build_frame(unsigned char *buf, const unsigned char *dst,
 		buf[len++] = vlan >> 8; /* PCP 0, DEI 0 */
 		buf[len++] = vlan & 0xff;
 	}
-	buf[len++] = RAWSEND_ETHERTYPE >> 8;
-	buf[len++] = RAWSEND_ETHERTYPE & 0xff;
-	n = snprintf((char *)buf + len, RAWSEND_FRAME_MAX - len, "rawsend %ld",
-		     seq);
-	len += n + 1;
+	buf[len++] = frame_type(u) >> 8;
+	buf[len++] = frame_type(u) & 0xff;
+	if (u->family) {
+		len += build_udp(buf + len, u);
+	} else {
+		n = snprintf((char *)buf + len, RAWSEND_FRAME_MAX - len,
+			     "rawsend %ld", seq);
+		len += n + 1;
+	}
 	if (len < RAWSEND_FRAME_MIN) {
 		memset(buf + len, 0, RAWSEND_FRAME_MIN - len);
 		len = RAWSEND_FRAME_MIN;
@@ -156,11 +252,13 @@ int main(int argc, char **argv)
 		{ "vlan", required_argument, NULL, 'v' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "src", required_argument, NULL, 's' },
+		{ "udp", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned char dst[ETH_ALEN], src[ETH_ALEN];
 	unsigned char frame[RAWSEND_FRAME_MAX];
+	struct udp_flow udp = { 0 };
 	struct sockaddr_ll sll;
 	const char *ifname;
 	bool have_src = false;
@@ -171,7 +269,7 @@ int main(int argc, char **argv)
 	size_t len;
 	int fd, c;
 
-	while ((c = getopt_long(argc, argv, "v:c:s:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "v:c:s:u:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'v':
 			vlan = parse_num("--vlan", optarg, 0, RAWSEND_VLAN_MAX);
@@ -184,6 +282,9 @@ int main(int argc, char **argv)
 				die_usage("--src '%s': not a MAC address",
 					  optarg);
 			have_src = true;
+			break;
+		case 'u':
+			parse_udp(optarg, &udp);
 			break;
 		case 'h':
 			usage(stdout);
@@ -222,12 +323,12 @@ int main(int argc, char **argv)
 	memset(&sll, 0, sizeof(sll));
 	sll.sll_family = AF_PACKET;
 	sll.sll_ifindex = ifindex;
-	sll.sll_protocol = htons(vlan >= 0 ? ETH_P_8021Q : RAWSEND_ETHERTYPE);
+	sll.sll_protocol = htons(vlan >= 0 ? ETH_P_8021Q : frame_type(&udp));
 	sll.sll_halen = ETH_ALEN;
 	memcpy(sll.sll_addr, dst, ETH_ALEN);
 
 	for (i = 0; i < count; i++) {
-		len = build_frame(frame, dst, src, vlan, i);
+		len = build_frame(frame, dst, src, vlan, i, &udp);
 		sent = sendto(fd, frame, len, 0, (struct sockaddr *)&sll,
 			      sizeof(sll));
 		if (sent < 0)

@@ -164,6 +164,10 @@ static void busy_state(struct vsb_net_ctrl *s)
 	s->max_pairs = FCVQ_MAX_PAIRS;
 	s->offloads = FEATURE(VIRTIO_NET_F_GUEST_CSUM) |
 		      FEATURE(VIRTIO_NET_F_GUEST_TSO6);
+	/* a hash type on, no RSS steering (test_rss.c has the steering) */
+	memset(&s->rss, 0, sizeof(s->rss));
+	s->rss.hash_types = VIRTIO_NET_RSS_HASH_TYPE_IPv4;
+	s->rss.table_len = 1;
 }
 
 /* Start a test: every feature, the busy state, and a copy of it in want. */

@@ -17,7 +17,7 @@
 #include "vsb_loopback.h"
 
 #define NUM 16
-#define HDR VSB_NET_HDR_LEN
+#define HDR VSB_NET_HDR_V1_LEN
 #define FRAME_MAX 1514
 #define BUF_LEN (HDR + FRAME_MAX)
 #define TX_HDR_FILL 0xa5 /* what the driver leaves in its tx header */
@@ -45,6 +45,7 @@ struct fixture {
 	/* the data path's filter, kept up to date as the module does */
 	struct vsb_rx_filter filter;
 	struct vsb_loopback_stats stats;
+	struct vsb_loopback_rxq rxq;
 	u8 *bounce;
 	struct vsb_loopback lb;
 	/* the last frame sent, with its header, and where it went */
@@ -70,15 +71,21 @@ static int fixture_setup(void **state)
 	f->bounce = malloc(BUF_LEN);
 	if (!f->bounce)
 		return -1;
+	f->rxq = (struct vsb_loopback_rxq){
+		.ring = &f->rx.ring,
+		.chain = &f->rx.chain,
+		.stats = &f->stats,
+	};
 	f->lb = (struct vsb_loopback){
 		.tx = &f->tx.ring,
-		.rx = &f->rx.ring,
 		.tx_chain = &f->tx.chain,
-		.rx_chain = &f->rx.chain,
+		.stats = &f->stats,
+		.rxq = &f->rxq,
+		.nr_rxq = 1,
 		.buf = f->bounce,
 		.buf_len = BUF_LEN,
+		.hdr_len = HDR,
 		.filter = &f->filter,
-		.stats = &f->stats,
 	};
 	*state = f;
 	return 0;
@@ -544,8 +551,8 @@ static void rx_fault_tx_still_completed(void **state)
 	/* receive buffer mapped read-only */
 	tq_fini(&f->rx);
 	tq_init(&f->rx, f->m, NUM, 0, false, false);
-	f->lb.rx = &f->rx.ring;
-	f->lb.rx_chain = &f->rx.chain;
+	f->rxq.ring = &f->rx.ring;
+	f->rxq.chain = &f->rx.chain;
 	o = offer_rx(f, HDR, FRAME_MAX);
 	fmem_set_perm(f->m, o->rgn, FMEM_RO);
 	send(f, dev_mac, HDR + 60);

@@ -89,6 +89,13 @@ static inline u16 get_unaligned_le16(const void *p)
 	return (u16)(b[0] | b[1] << 8);
 }
 
+static inline u32 get_unaligned_be32(const void *p)
+{
+	const u8 *b = p;
+
+	return (u32)b[0] << 24 | (u32)b[1] << 16 | (u32)b[2] << 8 | b[3];
+}
+
 static inline u32 get_unaligned_le32(const void *p)
 {
 	const u8 *b = p;
