@@ -51,7 +51,8 @@ int vsb_set_link(struct vsb_dev *vsb, bool up, struct netlink_ext_ack *extack)
 	}
 	if (vsb->link_down == !up)
 		return 0;
-	vsb->link_down = !up;
+	/* The data path reads it without L (vsb_process_pair()). */
+	WRITE_ONCE(vsb->link_down, !up);
 	vsb_sync_config(vsb);
 	vsb_config_changed(vsb);
 	return 0;

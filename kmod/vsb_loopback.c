@@ -81,6 +81,10 @@ static int vsb_loopback_one(struct vsb_loopback *lb)
 		lb->stats->tx_errors++;
 		return vsb_ring_push(lb->tx, txc->head, 0) ?: 1;
 	}
+	if (lb->link_down) {
+		lb->stats->tx_drops++;
+		return vsb_ring_push(lb->tx, txc->head, 0) ?: 1;
+	}
 	if (vsb_chain_read(lb->tx, txc, 0, lb->buf, len)) {
 		lb->tx->fault = VSB_FAULT_BUFFER_ACCESS;
 		vsb_ring_return_chain(lb->tx, txc);

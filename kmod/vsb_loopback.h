@@ -35,7 +35,7 @@ struct vsb_loopback_stats {
 	u64 tx_packets;
 	u64 tx_bytes;
 	u64 tx_errors; /* shorter than header and MAC, or over buf_len */
-	u64 tx_drops;
+	u64 tx_drops; /* sent while the link was down */
 };
 
 /* A receive queue a frame can go to. */
@@ -68,6 +68,7 @@ struct vsb_loopback {
 	/* NULL: neither RSS steering nor hash reports */
 	const struct vsb_rss *rss;
 	bool hash_report; /* HASH_REPORT negotiated: fill in the hash */
+	bool link_down; /* transmitted frames go nowhere (tx_drops) */
 };
 
 int vsb_loopback_run(struct vsb_loopback *lb, unsigned int budget);

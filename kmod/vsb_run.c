@@ -381,6 +381,8 @@ static bool vsb_process_pair(struct vsb_dev *vsb, struct vsb_data_run *dr,
 		.filter = &vsb->rx_filter,
 		.rss = steering || hash_report ? &vsb->rx_rss : NULL,
 		.hash_report = hash_report,
+		/* set under L; a run that misses a change sees it next time */
+		.link_down = READ_ONCE(vsb->link_down),
 	};
 	u16 i;
 	int ret;

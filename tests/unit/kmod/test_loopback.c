@@ -369,6 +369,28 @@ static void no_rx_buffer_overrun_tx_completed(void **state)
 	assert_int_equal(f->rx.ring.fault, VSB_FAULT_NONE);
 }
 
+/*
+ * With the link down a transmitted frame goes nowhere: counted as a
+ * transmit drop, its buffer given back, the receive side untouched.
+ */
+static void link_down_drops_transmitted_frames(void **state)
+{
+	struct fixture *f = *state;
+	struct rx_offer *o = offer_rx(f, HDR, FRAME_MAX);
+
+	f->lb.link_down = true;
+	send(f, dev_mac, HDR + 60);
+	assert_int_equal(run(f, 16), 1);
+	assert_tx_done(f, f->tx_head, f->tx_rgn);
+	assert_rx_untouched(f, o);
+	assert_int_equal(f->stats.tx_drops, 1);
+	assert_int_equal(f->stats.tx_packets + f->stats.rx_packets, 0);
+	f->lb.link_down = false;
+	send(f, dev_mac, HDR + 60);
+	assert_int_equal(run(f, 16), 1);
+	assert_received(f, o);
+}
+
 static void rx_buffer_too_small_rx_error(void **state)
 {
 	struct fixture *f = *state;
@@ -710,6 +732,7 @@ int main(void)
 		T(broadcast_and_multicast_pass),
 		T(other_unicast_dropped),
 		T(no_rx_buffer_overrun_tx_completed),
+		T(link_down_drops_transmitted_frames),
 		T(rx_buffer_too_small_rx_error),
 		T(tx_shorter_than_header_and_mac_tx_error),
 		T(tx_larger_than_bounce_buffer_tx_error),
