@@ -44,10 +44,12 @@
 	 BIT_ULL(VIRTIO_NET_F_GUEST_CSUM))
 
 /*
- * What "vdpa dev add ... device_features" may ask for. These too are
- * outside QEMU 10's shadow virtqueue lists: DEVICE_STATS, the notification
- * coalescing features, RSS and HASH_REPORT (with which every frame's
- * header grows by 8 bytes).
+ * What "vdpa dev add ... device_features" may ask for. DEVICE_STATS and
+ * the notification coalescing features are outside QEMU 10's shadow
+ * virtqueue lists too; RSS and HASH_REPORT are inside them
+ * (tests/vm/76-qemu-svq-features.t) but change the defaults' data path
+ * (with HASH_REPORT every frame's header grows by 8 bytes) and what
+ * QEMU's state load sends.
  */
 #define VSB_FEATURES                                                         \
 	(VSB_FEATURES_DEFAULT | BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC) |       \
