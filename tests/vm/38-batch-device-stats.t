@@ -61,34 +61,48 @@ X=$(tb_netdev $DEV)
 echo 1 >"/proc/sys/net/ipv6/conf/$X/disable_ipv6"
 ip link set "$X" up
 ip addr add 192.0.2.1/24 dev "$X"
-# A neighbour that does not exist: its ARP requests come back.
-ping -c 3 -W 1 192.0.2.2 >/dev/null 2>&1
-ip link set "$X" down
-stats=$(ethtool -S "$X")
-tap_ok "ethtool -S shows the device's counters" hw cq_hw_command_num
-tap_diag "$(printf '%s\n' "$stats" | grep _hw_)"
-for q in $(seq 0 $((2 * PAIRS - 1))); do
-	kind=rx
-	[ $((q % 2)) = 1 ] && kind=tx
-	tap_ok "queue $q ($kind): packets, bytes, kicks and interrupts are the module's" \
-		same_as_vstats "$q" "$kind"
-done
-S=/sys/class/net/$X/statistics
-tap_ok "the frames went out and came back" test "$(sum tx packets)" -ge 3
-tap_is "$(sum tx packets)" "$(cat "$S/tx_packets")" \
-	"transmitted frames: the device's count is the stack's"
-tap_is "$(sum tx bytes)" "$(cat "$S/tx_bytes")" \
-	"transmitted bytes: the device's count is the stack's"
-tap_is "$(sum rx packets)" "$(cat "$S/rx_packets")" \
-	"received frames: the device's count is the stack's"
-first=$(hw cq_hw_command_num)
-first_ok=$(hw cq_hw_ok_num)
-stats=$(ethtool -S "$X")
-tap_is "$(hw cq_hw_command_num)/$(hw cq_hw_ok_num)" \
-	"$((first + 1))/$((first_ok + 1))" \
-	"the next query counts the one before, and only it"
-tap_is "$(vstat $((2 * PAIRS)) "cvq requests")" "$(($(hw cq_hw_command_num) + 1))" \
-	"and the module counts the last query too"
+# Linux's virtio_net builds its STATS_GET request by indexing
+# struct virtio_net_ctrl_queue_stats's stats[], declared with one element,
+# past that element (virtnet_make_stat_req(), in 6.12 and 7.3). The
+# memory is allocated, but a kernel that checks array bounds at run time
+# (UBSAN; Debian's 7.3) warns at every "ethtool -S" of a device with more
+# than one queue, and the test bed panics on warnings: the queries are not
+# sent there.
+if grep -q ' __ubsan_handle_out_of_bounds$' /proc/kallsyms; then
+	for n in $(seq 11); do
+		tap_skip "device statistics check $n" \
+			"this kernel's UBSAN flags virtio_net's own STATS_GET request"
+	done
+else
+	# A neighbour that does not exist: its ARP requests come back.
+	ping -c 3 -W 1 192.0.2.2 >/dev/null 2>&1
+	ip link set "$X" down
+	stats=$(ethtool -S "$X")
+	tap_ok "ethtool -S shows the device's counters" hw cq_hw_command_num
+	tap_diag "$(printf '%s\n' "$stats" | grep _hw_)"
+	for q in $(seq 0 $((2 * PAIRS - 1))); do
+		kind=rx
+		[ $((q % 2)) = 1 ] && kind=tx
+		tap_ok "queue $q ($kind): packets, bytes, kicks and interrupts are the module's" \
+			same_as_vstats "$q" "$kind"
+	done
+	S=/sys/class/net/$X/statistics
+	tap_ok "the frames went out and came back" test "$(sum tx packets)" -ge 3
+	tap_is "$(sum tx packets)" "$(cat "$S/tx_packets")" \
+		"transmitted frames: the device's count is the stack's"
+	tap_is "$(sum tx bytes)" "$(cat "$S/tx_bytes")" \
+		"transmitted bytes: the device's count is the stack's"
+	tap_is "$(sum rx packets)" "$(cat "$S/rx_packets")" \
+		"received frames: the device's count is the stack's"
+	first=$(hw cq_hw_command_num)
+	first_ok=$(hw cq_hw_ok_num)
+	stats=$(ethtool -S "$X")
+	tap_is "$(hw cq_hw_command_num)/$(hw cq_hw_ok_num)" \
+		"$((first + 1))/$((first_ok + 1))" \
+		"the next query counts the one before, and only it"
+	tap_is "$(vstat $((2 * PAIRS)) "cvq requests")" "$(($(hw cq_hw_command_num) + 1))" \
+		"and the module counts the last query too"
+fi
 tb_dev_del $DEV
 tb_dev_add n0 vdpasim_batch virtio_vdpa mac 02:42:00:00:00:39
 tb_wait 10 tb_netdev n0 >/dev/null
