@@ -40,11 +40,16 @@ tap_ok "the profile has blocks of both runs, user and kernel" \
 	test "$(awk '{ split($1, s, "="); split($2, p, "=")
 		k = s[2] (p[2] ~ /^0xffff/ ? "k" : "u"); if (!(k in seen)) n++
 		seen[k] = 1 } END { print n + 0 }' "$profile")" = 4
-# Only where a block straddles a marker do the two counts differ.
+# Only where a block straddles a marker do the two counts differ: by at
+# most one block per marker, two markers per load, 5 loads per slot. The
+# tool's blocks around its markers are short (6 runs: at most 153
+# instructions over a slot's 10 markers, 0.11 % of its count); 32 per
+# marker, or 0.1 %, whichever is more.
 tap_is "$(join -t: <(sums "$raw") <(sums "$profile") |
 	awk -F: '{ d = $2 - $3; if (d < 0) d = -d
-		if (d > $2 / 1000) bad++ } END { print NR ":" bad + 0 }')" \
-	"2:0" "per slot, the profile sums to the windows' count, within 0.1 %"
+		bound = $2 / 1000; if (bound < 2 * 5 * 32) bound = 2 * 5 * 32
+		if (d > bound) bad++ } END { print NR ":" bad + 0 }')" \
+	"2:0" "per slot, the profile sums to the windows' count, but for the blocks straddling a marker"
 rm -f "$raw" "$profile"
 tap_ok "a command without markers opens no window" \
 	scripts/vm.sh --devices --plugin "$plugin,out=$raw,profile=$profile" \
