@@ -42,6 +42,21 @@ static bool vsb_has(u64 features, unsigned int bit)
 	return features & BIT_ULL(bit);
 }
 
+/**
+ * vsb_cvq_pairs - the queue pairs the device has for this command
+ * @c: the command
+ *
+ * One without MQ, whatever max_vqp says; never more than per-queue state
+ * has room for (the module has no more). The control queue comes after
+ * them.
+ */
+u16 vsb_cvq_pairs(const struct vsb_cvq_cmd *c)
+{
+	if (!vsb_has(c->features, VIRTIO_NET_F_MQ))
+		return 1;
+	return min_t(u16, c->max_pairs, VSB_NET_MAX_PAIRS);
+}
+
 /* Read data bytes [off, off + len) of the command from guest memory. */
 int vsb_cvq_read_data(const struct vsb_cvq_cmd *c, u32 off, void *buf, u32 len)
 {
@@ -283,8 +298,7 @@ static u8 vsb_cvq_mq_hash(const struct vsb_cvq_cmd *c,
 		return VIRTIO_NET_ERR;
 	if (vsb_cvq_read_data(c, 0, s->rss_data, c->len))
 		return VSB_CVQ_FAULT;
-	/* Without MQ the device has one pair, whatever max_vqp says. */
-	max_pairs = vsb_has(c->features, VIRTIO_NET_F_MQ) ? c->max_pairs : 1;
+	max_pairs = vsb_cvq_pairs(c);
 	if (rss)
 		ret = vsb_rss_parse_rss(s->rss_data, c->len, max_pairs,
 					&s->rss);
@@ -327,14 +341,6 @@ static u8 vsb_cvq_offloads(const struct vsb_cvq_cmd *c,
 	return VIRTIO_NET_OK;
 }
 
-/* Data queues there are: one pair without MQ. */
-static u16 vsb_cvq_data_vqs(const struct vsb_cvq_cmd *c)
-{
-	if (!vsb_has(c->features, VIRTIO_NET_F_MQ))
-		return 2;
-	return 2 * min_t(u16, c->max_pairs, VSB_NET_MAX_PAIRS);
-}
-
 static void vsb_cvq_set_coal(struct vsb_net_ctrl *ctrl, u16 vq,
 			     const struct vsb_coal *coal, u32 *changed)
 {
@@ -372,7 +378,7 @@ static u8 vsb_cvq_coal(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 					       0))
 			return VIRTIO_NET_ERR;
 		vq = get_unaligned_le16(c->data);
-		if (vq >= vsb_cvq_data_vqs(c))
+		if (vq >= 2 * vsb_cvq_pairs(c))
 			return VIRTIO_NET_ERR;
 		params += VSB_COAL_VQ_LEN;
 	} else if (c->len != VSB_COAL_LEN) {
@@ -398,7 +404,7 @@ static u8 vsb_cvq_coal(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 		vsb_cvq_set_coal(ctrl, vq, &coal, changed);
 		return VIRTIO_NET_OK;
 	}
-	for (i = c->cmd == VSB_CTRL_NOTF_COAL_TX_SET; i < vsb_cvq_data_vqs(c);
+	for (i = c->cmd == VSB_CTRL_NOTF_COAL_TX_SET; i < 2 * vsb_cvq_pairs(c);
 	     i += 2)
 		vsb_cvq_set_coal(ctrl, i, &coal, changed);
 	return VIRTIO_NET_OK;

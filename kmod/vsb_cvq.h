@@ -149,5 +149,6 @@ void vsb_cvq_apply(const struct vsb_cvq_cmd *cmd, struct vsb_net_ctrl *ctrl,
 		   struct vsb_cvq_result *res);
 void vsb_cvq_reply(const struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res);
 int vsb_cvq_read_data(const struct vsb_cvq_cmd *c, u32 off, void *buf, u32 len);
+u16 vsb_cvq_pairs(const struct vsb_cvq_cmd *c);
 
 #endif /* VSB_CVQ_H */

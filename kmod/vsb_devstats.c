@@ -42,21 +42,10 @@ static_assert(sizeof(struct virtio_net_stats_rx_basic) == VSB_STATS_BASIC_LEN);
 static_assert(sizeof(struct virtio_net_stats_tx_basic) == VSB_STATS_BASIC_LEN);
 #endif
 
-/*
- * Queue pairs there are: the control queue's index comes after them. No
- * more than the counters have room for (the module has no more pairs).
- */
-static u16 vsb_devstats_pairs(const struct vsb_cvq_cmd *c)
-{
-	if (!(c->features & BIT_ULL(VIRTIO_NET_F_MQ)))
-		return 1;
-	return min_t(u16, c->max_pairs, VSB_NET_MAX_PAIRS);
-}
-
 /* The types that fit queue @vq; -EINVAL for a queue the device lacks. */
 static int vsb_devstats_types(const struct vsb_cvq_cmd *c, u16 vq, u64 *types)
 {
-	u16 cvq = 2 * vsb_devstats_pairs(c);
+	u16 cvq = 2 * vsb_cvq_pairs(c);
 
 	if (vq > cvq)
 		return -EINVAL;
