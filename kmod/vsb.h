@@ -74,8 +74,12 @@ struct vsb_vq {
 	u64 desc_addr;
 	u64 driver_addr;
 	u64 device_addr;
-	/* avail index to start from when the queue is (re)enabled */
-	u16 last_avail;
+	/*
+	 * Where the ring starts when the queue is (re)enabled, as
+	 * vsb_ring_set_base() takes it; unset since reset: a fresh ring.
+	 */
+	u32 base;
+	bool base_set;
 	struct vdpa_callback cb;
 	struct vsb_ring ring;
 	struct vsb_chain chain;

@@ -123,17 +123,34 @@ static void vsb_set_vq_cb(struct vdpa_device *vdpa, u16 idx,
 	mutex_unlock(&vsb->queue_lock);
 }
 
+static bool vsb_packed(const struct vsb_dev *vsb)
+{
+	return vsb->features & BIT_ULL(VIRTIO_F_RING_PACKED);
+}
+
+/* Q held. Where the queue's ring starts, or would start if enabled now. */
+static u32 vsb_vq_base(const struct vsb_dev *vsb, const struct vsb_vq *vq)
+{
+	if (vq->ready)
+		return vsb_ring_base(&vq->ring);
+	if (vq->base_set)
+		return vq->base;
+	/* Both wrap counters start at 1 on a packed ring. */
+	return vsb_packed(vsb) ? VSB_RING_BASE_PACKED_FRESH : 0;
+}
+
 static void vsb_vq_enable(struct vsb_dev *vsb, struct vsb_vq *vq)
 {
 	struct vsb_ring *ring = &vq->ring;
 	u16 num = vq->num <= VSB_QUEUE_SIZE_MAX ? vq->num : 0;
 
 	ring->mem.priv = vq;
+	ring->packed = vsb_packed(vsb);
 	ring->event_idx = vsb->features & BIT_ULL(VIRTIO_RING_F_EVENT_IDX);
 	ring->indirect = vsb->features & BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC);
 	/* A bad size or address faults the ring: the first run resets. */
 	vsb_ring_setup(ring, num, vq->desc_addr, vq->driver_addr,
-		       vq->device_addr, vq->last_avail);
+		       vq->device_addr, vsb_vq_base(vsb, vq));
 	vq->ready = true;
 }
 
@@ -163,7 +180,8 @@ static void vsb_set_vq_ready(struct vdpa_device *vdpa, u16 idx, bool ready)
 		if (vsb_running(vsb))
 			vsb_schedule(vsb);
 	} else if (!ready && vq->ready) {
-		vq->last_avail = vq->ring.last_avail;
+		vq->base = vsb_ring_base(&vq->ring);
+		vq->base_set = true;
 		vq->ready = false;
 	}
 	mutex_unlock(&vsb->queue_lock);
@@ -192,9 +210,19 @@ static int vsb_set_vq_state(struct vdpa_device *vdpa, u16 idx,
 		return -EINVAL;
 	vq = &vsb->vqs[idx];
 	vsb_lock_queues(vsb);
-	vq->last_avail = state->split.avail_index;
+	if (vsb_packed(vsb)) {
+		const struct vdpa_vq_state_packed *p = &state->packed;
+
+		vq->base = p->last_avail_idx |
+			   (u32)p->last_avail_counter << 15 |
+			   (u32)p->last_used_idx << 16 |
+			   (u32)p->last_used_counter << 31;
+	} else {
+		vq->base = state->split.avail_index;
+	}
+	vq->base_set = true;
 	if (vq->ready)
-		vsb_ring_set_base(&vq->ring, vq->last_avail);
+		vsb_ring_set_base(&vq->ring, vq->base);
 	mutex_unlock(&vsb->queue_lock);
 	return 0;
 }
@@ -204,13 +232,21 @@ static int vsb_get_vq_state(struct vdpa_device *vdpa, u16 idx,
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 	struct vsb_vq *vq;
+	u32 base;
 
 	if (idx >= vsb->nvqs)
 		return -EINVAL;
 	vq = &vsb->vqs[idx];
 	mutex_lock(&vsb->queue_lock);
-	state->split.avail_index = vq->ready ? vq->ring.last_avail :
-					       vq->last_avail;
+	base = vsb_vq_base(vsb, vq);
+	if (vsb_packed(vsb)) {
+		state->packed.last_avail_idx = base & 0x7fff;
+		state->packed.last_avail_counter = (base >> 15) & 1;
+		state->packed.last_used_idx = (base >> 16) & 0x7fff;
+		state->packed.last_used_counter = base >> 31;
+	} else {
+		state->split.avail_index = base;
+	}
 	mutex_unlock(&vsb->queue_lock);
 	return 0;
 }
@@ -348,7 +384,8 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 		vq->desc_addr = 0;
 		vq->driver_addr = 0;
 		vq->device_addr = 0;
-		vq->last_avail = 0;
+		vq->base = 0;
+		vq->base_set = false;
 		memset(&vq->cb, 0, sizeof(vq->cb));
 		memset(&vq->coal, 0, sizeof(vq->coal));
 		memset(&vq->coal_state, 0, sizeof(vq->coal_state));
@@ -624,8 +661,10 @@ static void vsb_free(struct vdpa_device *vdpa)
 	for (i = 0; i < VSB_NAS; i++)
 		if (vsb->as[i].iotlb)
 			vhost_iotlb_free(vsb->as[i].iotlb);
-	for (i = 0; i < VSB_MAX_NVQS; i++)
+	for (i = 0; i < VSB_MAX_NVQS; i++) {
 		kvfree(vsb->vqs[i].chain.segs);
+		kvfree(vsb->vqs[i].ring.id_descs);
+	}
 	if (vsb->mm)
 		mmdrop(vsb->mm);
 	kfree(vsb->frame);
@@ -712,6 +751,12 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 		vq->chain.segs = kvcalloc(VSB_QUEUE_SIZE_MAX,
 					  sizeof(*vq->chain.segs), GFP_KERNEL);
 		if (!vq->chain.segs)
+			return -ENOMEM;
+		vq->ring.max_ids = VSB_QUEUE_SIZE_MAX;
+		vq->ring.id_descs = kvcalloc(VSB_QUEUE_SIZE_MAX,
+					     sizeof(*vq->ring.id_descs),
+					     GFP_KERNEL);
+		if (!vq->ring.id_descs)
 			return -ENOMEM;
 	}
 	vsb->frame = kmalloc(VSB_FRAME_MAX, GFP_KERNEL);

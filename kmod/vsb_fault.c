@@ -24,6 +24,9 @@ static const char *const vsb_fault_names[VSB_FAULT_COUNT] = {
 	[VSB_FAULT_CVQ_HEADER] = "control header too short",
 	[VSB_FAULT_CVQ_NO_ACK] = "control command without ack byte",
 	[VSB_FAULT_NOTHING_MAPPED] = "no memory mapped (RAM not shared?)",
+	[VSB_FAULT_PACKED_FLAGS] = "packed descriptor flags disagree",
+	[VSB_FAULT_ID_RANGE] = "buffer id out of range",
+	[VSB_FAULT_ID_IN_USE] = "buffer id already in use",
 };
 
 const char *vsb_fault_name(enum vsb_fault fault)

@@ -26,6 +26,9 @@ enum vsb_fault {
 	VSB_FAULT_CVQ_HEADER, /* control header under 2 bytes */
 	VSB_FAULT_CVQ_NO_ACK, /* no writable byte for the ack */
 	VSB_FAULT_NOTHING_MAPPED, /* ring or buffer access, no map at all */
+	VSB_FAULT_PACKED_FLAGS, /* packed: avail/used flags of the wrong lap */
+	VSB_FAULT_ID_RANGE, /* packed: buffer id >= num */
+	VSB_FAULT_ID_IN_USE, /* packed: buffer id still in flight */
 	VSB_FAULT_COUNT
 };
 

@@ -24,11 +24,17 @@
  * (vsb_ring_enable_kicks()), so no flag written here outlives the run it
  * announces. With EVENT_IDX the driver kicks once until the device moves
  * avail_event, so there is nothing to do.
+ *
+ * A packed ring's device area holds off_wrap, then the flags, where
+ * RING_EVENT_FLAGS_DISABLE has the value of VRING_USED_F_NO_NOTIFY: the
+ * same store serves both layouts.
  */
 
 #include <linux/uaccess.h>
 
 #include "vsb.h"
+
+static_assert(VRING_USED_F_NO_NOTIFY == VRING_PACKED_EVENT_FLAG_DISABLE);
 
 /**
  * vsb_kick_hint_share - let the next CVQ kick ask for no more kicks
@@ -40,7 +46,11 @@
 void vsb_kick_hint_share(struct vsb_dev *vsb, struct vsb_vq *cvq)
 {
 	u64 gen = atomic64_read(&vsb->map_gen);
-	u64 addr = cvq->ring.used + offsetof(struct vring_used, flags);
+	/* On a packed ring: the device area's flags, after off_wrap. */
+	u64 addr = cvq->ring.used +
+		   (cvq->ring.packed ?
+			    offsetof(struct vring_packed_desc_event, flags) :
+			    offsetof(struct vring_used, flags));
 	__le16 __user *flags;
 	unsigned long irqflags;
 

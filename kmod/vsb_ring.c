@@ -13,7 +13,7 @@
  * rather than hanging.
  */
 
-#include "vsb_ring.h"
+#include "vsb_ring_priv.h"
 
 #define VSB_AVAIL_IDX_OFF offsetof(struct vring_avail, idx)
 #define VSB_AVAIL_RING_OFF offsetof(struct vring_avail, ring)
@@ -21,7 +21,7 @@
 #define VSB_USED_IDX_OFF offsetof(struct vring_used, idx)
 #define VSB_USED_RING_OFF offsetof(struct vring_used, ring)
 
-static int vsb_ring_fail(struct vsb_ring *ring, enum vsb_fault fault)
+int vsb_ring_fail(struct vsb_ring *ring, enum vsb_fault fault)
 {
 	if (ring->fault == VSB_FAULT_NONE)
 		ring->fault = fault;
@@ -51,7 +51,7 @@ static u64 vsb_used_elem_addr(const struct vsb_ring *ring, u32 pos)
 	       (u64)pos * sizeof(struct vring_used_elem);
 }
 
-static bool vsb_range_ok(u64 addr, u64 len)
+bool vsb_range_ok(u64 addr, u64 len)
 {
 	u64 last;
 
@@ -60,11 +60,11 @@ static bool vsb_range_ok(u64 addr, u64 len)
 
 /*
  * Check the driver's queue size and ring addresses (alignment from the
- * "Virtqueues" section) and start with an empty ring at last_avail.
- * Guest memory is not touched here: see vsb_ring_start().
+ * "Virtqueues" section of each layout) and start with an empty ring at
+ * @base. Guest memory is not touched here: see vsb_ring_start().
  */
 enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
-			      u64 avail, u64 used, u16 last_avail)
+			      u64 avail, u64 used, u32 base)
 {
 	ring->fault = VSB_FAULT_NONE;
 	ring->started = false;
@@ -73,7 +73,9 @@ enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
 	ring->desc = desc;
 	ring->avail = avail;
 	ring->used = used;
-	vsb_ring_set_base(ring, last_avail);
+	if (ring->packed)
+		return vsb_packed_setup(ring, base);
+	vsb_ring_set_base(ring, base);
 
 	if (!num || (num & (num - 1)))
 		ring->fault = VSB_FAULT_RING_CONFIG;
@@ -87,21 +89,33 @@ enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
 }
 
 /*
- * Start at avail entry @last_avail with nothing in flight: the used index
- * follows, as vhost's VHOST_SET_VRING_BASE has it.
+ * Start at @base (see VSB_RING_BASE_PACKED_FRESH) with nothing in flight:
+ * on a split ring the used index follows the avail index, as vhost has it.
  */
-void vsb_ring_set_base(struct vsb_ring *ring, u16 last_avail)
+void vsb_ring_set_base(struct vsb_ring *ring, u32 base)
 {
-	ring->last_avail = last_avail;
-	ring->avail_idx = last_avail;
 	ring->nr_heads = 0;
-	ring->used_idx = last_avail;
-	ring->used_published = last_avail;
 	ring->nr_staged = 0;
 	ring->signalled_used_valid = false;
+	if (ring->packed) {
+		vsb_packed_set_base(ring, base);
+		return;
+	}
+	ring->last_avail = (u16)base;
+	ring->avail_idx = (u16)base;
+	ring->used_idx = (u16)base;
+	ring->used_published = (u16)base;
 }
 
-static int vsb_ring_read16(struct vsb_ring *ring, u64 addr, u16 *val)
+/* Where the ring stands now, as vsb_ring_set_base() takes it. */
+u32 vsb_ring_base(const struct vsb_ring *ring)
+{
+	if (ring->packed)
+		return vsb_packed_base(ring);
+	return ring->last_avail;
+}
+
+int vsb_ring_read16(struct vsb_ring *ring, u64 addr, u16 *val)
 {
 	__le16 raw;
 
@@ -111,7 +125,7 @@ static int vsb_ring_read16(struct vsb_ring *ring, u64 addr, u16 *val)
 	return 0;
 }
 
-static int vsb_ring_write16(struct vsb_ring *ring, u64 addr, u16 val)
+int vsb_ring_write16(struct vsb_ring *ring, u64 addr, u16 val)
 {
 	__le16 raw = cpu_to_le16(val);
 
@@ -144,6 +158,8 @@ int vsb_ring_start(struct vsb_ring *ring)
 	/* Set up with unusable addresses, say: nothing to write to. */
 	if (ring->fault)
 		return -EIO;
+	if (ring->packed)
+		return vsb_packed_start(ring);
 	if (vsb_ring_write16(ring, ring->used + VSB_USED_FLAGS_OFF, 0))
 		return -EIO;
 	ring->started = true;
@@ -154,8 +170,8 @@ int vsb_ring_start(struct vsb_ring *ring)
  * Append one buffer. @seen_writable says a writable descriptor came
  * earlier, even a zero-length one: the order rule holds for all of them.
  */
-static int vsb_chain_add(struct vsb_ring *ring, struct vsb_chain *chain,
-			 u64 addr, u32 len, bool writable, bool *seen_writable)
+int vsb_chain_add(struct vsb_ring *ring, struct vsb_chain *chain, u64 addr,
+		  u32 len, bool writable, bool *seen_writable)
 {
 	u16 nr = chain->nr_out + chain->nr_in;
 	u32 total;
@@ -188,8 +204,8 @@ static int vsb_chain_add(struct vsb_ring *ring, struct vsb_chain *chain,
 }
 
 /* An indirect table pointer: checks from "Indirect Descriptors". */
-static enum vsb_fault vsb_indirect_check(const struct vsb_ring *ring, u64 addr,
-					 u32 len, u16 flags, bool in_indirect)
+enum vsb_fault vsb_indirect_check(const struct vsb_ring *ring, u64 addr,
+				  u32 len, u16 flags, bool in_indirect)
 {
 	if (!ring->indirect)
 		return VSB_FAULT_INDIRECT_FEATURE;
@@ -337,6 +353,8 @@ int vsb_ring_pop(struct vsb_ring *ring, struct vsb_chain *chain)
 	chain->in_len = 0;
 	if (ring->fault || vsb_ring_start(ring))
 		return -EIO;
+	if (ring->packed)
+		return vsb_packed_pop(ring, chain);
 
 	if (!ring->nr_heads) {
 		ret = vsb_ring_fetch_heads(ring);
@@ -387,6 +405,8 @@ int vsb_ring_push(struct vsb_ring *ring, u16 head, u32 len)
 {
 	struct vring_used_elem *elem;
 
+	if (ring->packed)
+		return vsb_packed_push(ring, head, len);
 	if (ring->nr_staged == VSB_RING_BATCH && vsb_ring_flush_used(ring))
 		return -EIO;
 	elem = &ring->staged[ring->nr_staged++];
@@ -413,6 +433,8 @@ int vsb_ring_publish(struct vsb_ring *ring)
 		return 0;
 	if (vsb_ring_start(ring))
 		return -EIO;
+	if (ring->packed)
+		return vsb_packed_publish(ring);
 	if (ring->nr_staged && vsb_ring_flush_used(ring))
 		return -EIO;
 	/* Used entries must be visible before the index that covers them. */
@@ -437,6 +459,8 @@ bool vsb_ring_need_notify(struct vsb_ring *ring)
 	bool valid = ring->signalled_used_valid;
 	u16 val;
 
+	if (ring->packed)
+		return vsb_packed_need_notify(ring);
 	/* Publish used idx before reading the driver's suppression state. */
 	vsb_mb();
 	ring->signalled_used = new;
@@ -484,6 +508,8 @@ int vsb_ring_disable_kicks(struct vsb_ring *ring)
 		return -EIO;
 	if (ring->kicks_off)
 		return 0;
+	if (ring->packed)
+		return vsb_packed_disable_kicks(ring);
 	if (!ring->event_idx &&
 	    vsb_ring_write16(ring, ring->used + VSB_USED_FLAGS_OFF,
 			     VRING_USED_F_NO_NOTIFY))
@@ -507,6 +533,8 @@ int vsb_ring_enable_kicks(struct vsb_ring *ring)
 {
 	if (ring->fault || vsb_ring_start(ring))
 		return -EIO;
+	if (ring->packed)
+		return vsb_packed_enable_kicks(ring);
 	if (ring->event_idx) {
 		if (vsb_ring_write16(ring, vsb_used_elem_addr(ring, ring->num),
 				     ring->last_avail))
@@ -538,6 +566,8 @@ int vsb_ring_poll(struct vsb_ring *ring)
 {
 	if (ring->fault || vsb_ring_start(ring))
 		return -EIO;
+	if (ring->packed)
+		return vsb_packed_poll(ring);
 	if (ring->avail_idx != ring->last_avail)
 		return 1;
 	return vsb_ring_avail_moved(ring);

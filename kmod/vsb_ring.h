@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Device side of a split virtqueue, over guest memory reached through
- * struct vsb_mem. Every value read from the ring is checked before use; a
- * driver error is reported as an enum vsb_fault and sticks until the ring
- * is set up again.
+ * Device side of a virtqueue, split or packed, over guest memory reached
+ * through struct vsb_mem. Every value read from the ring is checked before
+ * use; a driver error is reported as an enum vsb_fault and sticks until
+ * the ring is set up again. The callers see one interface: only
+ * vsb_ring_setup()'s caller says which layout the ring has.
  */
 #ifndef VSB_RING_H
 #define VSB_RING_H
@@ -16,6 +17,15 @@
  * access: each access costs far more than the bytes it moves.
  */
 #define VSB_RING_BATCH 32
+
+/*
+ * Where a ring starts, as vhost's VHOST_SET_VRING_BASE has it. Split: the
+ * avail index; the used index follows it. Packed: bits 0-14 the next
+ * descriptor to take and bit 15 the Driver Ring Wrap Counter it is
+ * expected with, bits 16-30 and 31 the same for the next used descriptor
+ * and the Device Ring Wrap Counter. Both counters start at 1.
+ */
+#define VSB_RING_BASE_PACKED_FRESH 0x80008000U
 
 /* One guest buffer: a device address range. */
 struct vsb_seg {
@@ -30,7 +40,7 @@ struct vsb_seg {
  * a chain of more than the queue size buffers.
  */
 struct vsb_chain {
-	u16 head;
+	u16 head; /* split: the head descriptor; packed: the buffer id */
 	u16 nr_out;
 	u16 nr_in;
 	u32 out_len;
@@ -41,24 +51,35 @@ struct vsb_chain {
 
 struct vsb_ring {
 	struct vsb_mem mem;
+	/* packed: descriptor ring, driver and device event suppression */
 	u64 desc;
 	u64 avail;
 	u64 used;
 	u16 num;
+	bool packed;
 	bool event_idx;
 	bool indirect;
+	/*
+	 * Packed, provided by the owner: per buffer id below max_ids, the
+	 * descriptors its chain holds while in flight, 0 when free.
+	 */
+	u16 *id_descs;
+	u32 max_ids;
 	/* used->flags written since setup: see vsb_ring_start(). */
 	bool started;
 	/* Kicks asked off (vsb_ring_disable_kicks()) and not re-armed. */
 	bool kicks_off;
-	/* Next avail ring entry to take. */
+	/* Next avail ring entry to take; packed: next descriptor. */
 	u16 last_avail;
 	/* The driver's avail idx as last read. */
 	u16 avail_idx;
 	/* Heads read ahead: entries [last_avail, last_avail + nr_heads). */
 	u16 nr_heads;
 	u16 heads[VSB_RING_BATCH];
-	/* Next used ring entry to fill, and the used idx the driver sees. */
+	/*
+	 * Next used ring entry to fill, and the used idx the driver sees;
+	 * packed: used buffers pushed, and made visible, counted the same way.
+	 */
 	u16 used_idx;
 	u16 used_published;
 	/* Used entries [used_idx - nr_staged, used_idx), not yet written. */
@@ -67,18 +88,30 @@ struct vsb_ring {
 	/* EVENT_IDX: used idx at the last notification decision. */
 	u16 signalled_used;
 	bool signalled_used_valid;
+	/* Packed: the wrap counters that go with last_avail and used_pos. */
+	bool avail_wrap;
+	bool used_wrap;
+	/* Packed: next descriptor a used buffer is written to. */
+	u16 used_pos;
+	/* Packed: descriptors used since the last notification decision. */
+	u32 unsignalled;
+	/* Packed: the descriptor at last_avail looked available when read. */
+	bool avail_hint;
 	enum vsb_fault fault;
 };
 
 enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
-			      u64 avail, u64 used, u16 last_avail);
-void vsb_ring_set_base(struct vsb_ring *ring, u16 last_avail);
+			      u64 avail, u64 used, u32 base);
+void vsb_ring_set_base(struct vsb_ring *ring, u32 base);
+u32 vsb_ring_base(const struct vsb_ring *ring);
 int vsb_ring_start(struct vsb_ring *ring);
 int vsb_ring_pop(struct vsb_ring *ring, struct vsb_chain *chain);
 
 /* Whether chains the driver announced at the last look are left to take. */
 static inline bool vsb_ring_has_announced(const struct vsb_ring *ring)
 {
+	if (ring->packed)
+		return ring->avail_hint;
 	return ring->avail_idx != ring->last_avail;
 }
 
