@@ -50,7 +50,8 @@
  * (tests/vm/76-qemu-svq-features.t) but change the defaults' data path
  * (with HASH_REPORT every frame's header grows by 8 bytes) and what
  * QEMU's state load sends. QEMU 10's shadow virtqueue has no packed
- * rings, so RING_PACKED is asked for, never offered by default.
+ * rings and refuses a device offering RING_PACKED, so that is asked for
+ * too.
  */
 #define VSB_FEATURES                                                         \
 	(VSB_FEATURES_DEFAULT | BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC) |       \

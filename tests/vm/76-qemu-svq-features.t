@@ -38,10 +38,10 @@ check() {
 }
 
 # The features offered only on request, by bit.
-OPT_IN="21 28 50 52 53 57 60"
+OPT_IN="21 28 34 50 52 53 57 60"
 
 n=0
-tap_plan 8
+tap_plan 9
 tb_load_batch
 DEFAULT=$(tb_features_hex vdpasim_batch)
 for b in $OPT_IN; do
@@ -57,4 +57,5 @@ check refuses DEVICE_STATS 50
 check refuses NOTF_COAL 53
 check refuses VQ_NOTF_COAL 52
 check refuses RING_INDIRECT_DESC 28
+check refuses RING_PACKED 34
 tap_done
