@@ -151,6 +151,24 @@ static u32 vsb_rx_modes(const struct vsb_net_ctrl *ctrl)
 	       ctrl->nobcast << VIRTIO_NET_CTRL_RX_NOBCAST;
 }
 
+/* RSS_CONFIG's or HASH_CONFIG's state; nothing if neither can be sent. */
+static int vsb_put_rss(struct sk_buff *msg, const struct vsb_dev *vsb)
+{
+	const struct vsb_rss *rss = &vsb->ctrl.rss;
+
+	if (!(vsb->features &
+	      (BIT_ULL(VIRTIO_NET_F_RSS) | BIT_ULL(VIRTIO_NET_F_HASH_REPORT))))
+		return 0;
+	if (nla_put_u32(msg, VSB_A_RSS_HASH_TYPES, rss->hash_types) ||
+	    nla_put(msg, VSB_A_RSS_KEY, sizeof(rss->key), rss->key) ||
+	    nla_put(msg, VSB_A_RSS_TABLE,
+		    rss->table_len * sizeof(rss->table[0]), rss->table) ||
+	    nla_put_u16(msg, VSB_A_RSS_UNCLASSIFIED, rss->unclassified) ||
+	    (rss->steering && nla_put_flag(msg, VSB_A_RSS_STEERING)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /* Everything the control queue can set, as the device holds it now. */
 static int vsb_fill_state(struct vsb_dev *vsb, struct sk_buff *msg)
 {
@@ -173,7 +191,9 @@ static int vsb_fill_state(struct vsb_dev *vsb, struct sk_buff *msg)
 	if (!ret)
 		ret = vsb_put_mac_table(msg, VSB_A_MULTI_MACS,
 					VSB_A_MULTI_OVERFLOW, &ctrl->multi);
-	return ret ?: vsb_put_vlans(msg, ctrl);
+	if (!ret)
+		ret = vsb_put_vlans(msg, ctrl);
+	return ret ?: vsb_put_rss(msg, vsb);
 }
 
 /* One message about one device: its name, then what @fill puts. */

@@ -62,6 +62,15 @@ enum vsb_genl_attr {
 	VSB_A_LINK, /* u8: 1 link up, 0 down (VIRTIO_NET_S_LINK_UP) */
 	/* flag: an announcement (VIRTIO_NET_S_ANNOUNCE) not yet acked */
 	VSB_A_ANNOUNCE_PENDING,
+	/*
+	 * With RSS or HASH_REPORT negotiated: what RSS_CONFIG or HASH_CONFIG
+	 * last set, as a migrated device would have to restore it.
+	 */
+	VSB_A_RSS_HASH_TYPES, /* u32: VIRTIO_NET_RSS_HASH_TYPE_* enabled */
+	VSB_A_RSS_KEY, /* binary, 40 bytes: the key, zero past its length */
+	VSB_A_RSS_TABLE, /* binary: the indirection table, u16 each */
+	VSB_A_RSS_UNCLASSIFIED, /* u16: the queue of unhashed frames */
+	VSB_A_RSS_STEERING, /* flag: the table steers (RSS_CONFIG last) */
 
 	__VSB_A_MAX,
 	VSB_A_MAX = __VSB_A_MAX - 1,

@@ -137,6 +137,30 @@ static void print_vlans(struct output *o, const uint8_t *vlans)
 	close_json_array(o);
 }
 
+/* RSS_CONFIG's or HASH_CONFIG's state, as the device holds it. */
+static void print_rss(struct output *o, const struct vsb_state *st)
+{
+	char key[3 * VSB_RSS_KEY_LEN];
+	unsigned int i;
+
+	print_bool(o, PRINT_ANY, "rss_steering", "\n  rss steering %s",
+		   st->rss_steering);
+	print_uint(o, PRINT_ANY, "rss_hash_types", " hash_types %#x",
+		   st->rss_hash_types);
+	print_uint(o, PRINT_ANY, "rss_unclassified", " unclassified %u",
+		   st->rss_unclassified);
+	/* "xx:" per byte, the last one's ':' the NUL */
+	for (i = 0; i < VSB_RSS_KEY_LEN; i++)
+		snprintf(key + 3 * i, sizeof(key) - 3 * i, "%02x%s",
+			 st->rss_key[i], i + 1 < VSB_RSS_KEY_LEN ? ":" : "");
+	print_string(o, PRINT_ANY, "rss_key", "\n  rss_key %s", key);
+	print_text(o, "\n  rss_table %u:", st->rss_table_len);
+	open_json_array(o, "rss_table");
+	for (i = 0; i < st->rss_table_len; i++)
+		print_uint(o, PRINT_ANY, NULL, " %u", st->rss_table[i]);
+	close_json_array(o);
+}
+
 static void print_mac(struct output *o, const struct vsb_state *st,
 		      const char *fmt)
 {
@@ -179,6 +203,8 @@ void print_vsb_state(struct output *o, const struct vsb_state *st)
 		if (st->announce_pending)
 			print_text(o, " announce_pending");
 	}
+	if (nl_has(p, VSB_A_RSS_KEY))
+		print_rss(o, st);
 	if (nl_has(p, VSB_A_FEATURES)) {
 		print_text(o, "\n  features");
 		print_net_features(o, "features", st->features);

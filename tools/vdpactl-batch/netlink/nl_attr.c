@@ -69,6 +69,12 @@ static bool attr_valid(const struct nl_attr_policy *policy,
 		return true;
 	case NL_ATTR_NEST:
 		return true;
+	case NL_ATTR_ARRAY:
+		if (len % rule->len || len > rule->max) {
+			*what = "array attribute of the wrong size";
+			return false;
+		}
+		return true;
 	case NL_ATTR_FIXED:
 		break;
 	}

@@ -29,11 +29,13 @@ enum nl_attr_kind {
 	NL_ATTR_STRING, /* NUL-terminated, at most policy.str_max bytes */
 	NL_ATTR_FLAG, /* no payload */
 	NL_ATTR_NEST, /* walked by its reader */
+	NL_ATTR_ARRAY, /* whole rule.len-byte elements, up to rule.max bytes */
 };
 
 struct nl_attr_rule {
 	enum nl_attr_kind kind;
 	uint16_t len;
+	uint16_t max; /* NL_ATTR_ARRAY only */
 };
 
 /*

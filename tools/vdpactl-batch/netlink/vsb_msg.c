@@ -34,6 +34,11 @@ static const struct nl_attr_rule vsb_rules[VSB_A_MAX + 1] = {
 	[VSB_A_OFFLOADS] = { NL_ATTR_FIXED, 8 },
 	[VSB_A_LINK] = { NL_ATTR_FIXED, 1 },
 	[VSB_A_ANNOUNCE_PENDING] = { NL_ATTR_FLAG, 0 },
+	[VSB_A_RSS_HASH_TYPES] = { NL_ATTR_FIXED, 4 },
+	[VSB_A_RSS_KEY] = { NL_ATTR_FIXED, VSB_RSS_KEY_LEN },
+	[VSB_A_RSS_TABLE] = { NL_ATTR_ARRAY, 2, 2 * VSB_RSS_TABLE_MAX },
+	[VSB_A_RSS_UNCLASSIFIED] = { NL_ATTR_FIXED, 2 },
+	[VSB_A_RSS_STEERING] = { NL_ATTR_FLAG, 0 },
 };
 
 static const struct nl_attr_policy vsb_policy = {
@@ -190,6 +195,27 @@ static int parse_mac_list(const struct nlattr *nest, bool overflow,
 	return nest ? nl_attr_walk_nest(nest, mac_visit, list, what) : 0;
 }
 
+static void parse_rss(const struct nlattr *const *tb, struct vsb_state *state)
+{
+	const struct nlattr *table = tb[VSB_A_RSS_TABLE];
+
+	if (tb[VSB_A_RSS_HASH_TYPES])
+		state->rss_hash_types =
+			mnl_attr_get_u32(tb[VSB_A_RSS_HASH_TYPES]);
+	if (tb[VSB_A_RSS_KEY])
+		memcpy(state->rss_key, mnl_attr_get_payload(tb[VSB_A_RSS_KEY]),
+		       VSB_RSS_KEY_LEN);
+	if (table) {
+		state->rss_table_len = mnl_attr_get_payload_len(table) / 2;
+		memcpy(state->rss_table, mnl_attr_get_payload(table),
+		       2 * state->rss_table_len);
+	}
+	if (tb[VSB_A_RSS_UNCLASSIFIED])
+		state->rss_unclassified =
+			mnl_attr_get_u16(tb[VSB_A_RSS_UNCLASSIFIED]);
+	state->rss_steering = tb[VSB_A_RSS_STEERING];
+}
+
 int vsb_msg_parse_state(const struct nlmsghdr *nlh, struct vsb_state *state,
 			const char **what)
 {
@@ -224,6 +250,7 @@ int vsb_msg_parse_state(const struct nlmsghdr *nlh, struct vsb_state *state,
 	if (tb[VSB_A_LINK])
 		state->link_up = mnl_attr_get_u8(tb[VSB_A_LINK]);
 	state->announce_pending = tb[VSB_A_ANNOUNCE_PENDING];
+	parse_rss(tb, state);
 	err = parse_mac_list(tb[VSB_A_UNI_MACS], tb[VSB_A_UNI_OVERFLOW],
 			     &state->uni, what);
 	if (!err)

@@ -23,6 +23,9 @@
 /* The device's MAC filter holds this many entries over both lists. */
 #define VSB_MAC_ENTRIES 64
 #define VSB_VLAN_BYTES 512
+/* The device's RSS limits (rss_max_key_size, rss_max_indirection_table_length). */
+#define VSB_RSS_KEY_LEN 40
+#define VSB_RSS_TABLE_MAX 128
 #define VSB_VLAN_IDS (VSB_VLAN_BYTES * 8)
 
 /* DEV_GET */
@@ -72,6 +75,13 @@ struct vsb_state {
 	uint64_t offloads;
 	bool link_up;
 	bool announce_pending;
+	/* with RSS or HASH_REPORT: what RSS_CONFIG or HASH_CONFIG set */
+	uint32_t rss_hash_types;
+	uint8_t rss_key[VSB_RSS_KEY_LEN];
+	uint16_t rss_table[VSB_RSS_TABLE_MAX];
+	unsigned int rss_table_len;
+	uint16_t rss_unclassified;
+	bool rss_steering;
 };
 
 static inline bool vsb_vlan_test(const uint8_t *vlans, unsigned int vid)

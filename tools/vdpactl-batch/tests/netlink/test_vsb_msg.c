@@ -169,7 +169,9 @@ static void put_macs(struct nlmsghdr *nlh, int type, unsigned int n)
 static void state_reply(void **state)
 {
 	static const uint8_t mac[MAC_LEN] = { 2, 0, 0, 0, 0, 0x1e };
+	static const uint16_t table[] = { 0, 1, 0, 1 };
 	struct nlmsghdr *nlh = start(VSB_CMD_STATE_GET, "b0");
+	uint8_t key[VSB_RSS_KEY_LEN];
 	uint8_t vlans[VSB_VLAN_BYTES] = { 0 };
 	char text[VSB_VLAN_TEXT_LEN];
 	struct vsb_state st;
@@ -177,6 +179,8 @@ static void state_reply(void **state)
 	unsigned int vid;
 
 	(void)state;
+	for (vid = 0; vid < sizeof(key); vid++)
+		key[vid] = (uint8_t)(0x6d + vid);
 	for (vid = 1; vid <= 4094; vid++)
 		vsb_vlan_assign(vlans, vid, true);
 	mnl_attr_put_u8(nlh, VSB_A_STATUS, 0xf);
@@ -190,6 +194,11 @@ static void state_reply(void **state)
 	mnl_attr_put_u16(nlh, VSB_A_PAIRS, 2);
 	mnl_attr_put_u16(nlh, VSB_A_MAX_PAIRS, 8);
 	mnl_attr_put_u64(nlh, VSB_A_OFFLOADS, 0x2);
+	mnl_attr_put_u32(nlh, VSB_A_RSS_HASH_TYPES, 0x3f);
+	mnl_attr_put(nlh, VSB_A_RSS_KEY, sizeof(key), key);
+	mnl_attr_put(nlh, VSB_A_RSS_TABLE, sizeof(table), table);
+	mnl_attr_put_u16(nlh, VSB_A_RSS_UNCLASSIFIED, 1);
+	mnl_attr_put(nlh, VSB_A_RSS_STEERING, 0, NULL);
 	assert_int_equal(vsb_msg_parse_state(nlh, &st, &what), 0);
 	assert_int_equal(st.status, 0xf);
 	assert_memory_equal(st.mac, mac, MAC_LEN);
@@ -202,6 +211,12 @@ static void state_reply(void **state)
 	assert_int_equal(st.pairs, 2);
 	assert_int_equal(st.max_pairs, 8);
 	assert_int_equal(st.offloads, 2);
+	assert_int_equal(st.rss_hash_types, 0x3f);
+	assert_memory_equal(st.rss_key, key, sizeof(key));
+	assert_int_equal(st.rss_table_len, 4);
+	assert_int_equal(st.rss_table[3], 1);
+	assert_int_equal(st.rss_unclassified, 1);
+	assert_true(st.rss_steering);
 	assert_int_equal(format_vlan_ranges(st.vlans, text, sizeof(text)),
 			 4094);
 	assert_string_equal(text, "1-4094");
@@ -225,6 +240,19 @@ static void state_reply_errors(void **state)
 	what = NULL;
 	assert_int_equal(vsb_msg_parse_state(nlh, &st, &what), -EBADMSG);
 	assert_string_equal(what, "attribute of the wrong size");
+
+	nlh = start(VSB_CMD_STATE_GET, "b0");
+	mnl_attr_put(nlh, VSB_A_RSS_TABLE, 3, buf.bytes + 4096);
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_state(nlh, &st, &what), -EBADMSG);
+	assert_string_equal(what, "array attribute of the wrong size");
+
+	nlh = start(VSB_CMD_STATE_GET, "b0");
+	mnl_attr_put(nlh, VSB_A_RSS_TABLE, 2 * VSB_RSS_TABLE_MAX + 2,
+		     buf.bytes + 4096);
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_state(nlh, &st, &what), -EBADMSG);
+	assert_string_equal(what, "array attribute of the wrong size");
 
 	nlh = start(VSB_CMD_STATE_GET, "b0");
 	mnl_attr_put_u8(nlh, VSB_A_UNI_OVERFLOW, 1);
