@@ -31,6 +31,21 @@
 #define VIRTIO_F_NOTIFICATION_DATA 38
 #endif
 
+/* Linux 6.5: notification coalescing per virtqueue. */
+#ifndef VIRTIO_NET_F_VQ_NOTF_COAL
+#define VIRTIO_NET_F_VQ_NOTF_COAL 52
+#endif
+
+/* Linux 6.5 */
+#ifndef VIRTIO_NET_CTRL_NOTF_COAL_VQ_SET
+#define VIRTIO_NET_CTRL_NOTF_COAL_VQ_SET 2
+#endif
+
+/* Linux 6.5 */
+#ifndef VIRTIO_NET_CTRL_NOTF_COAL_VQ_GET
+#define VIRTIO_NET_CTRL_NOTF_COAL_VQ_GET 3
+#endif
+
 /* Linux 6.6 */
 #ifndef VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK
 #define VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK 0x6

@@ -99,6 +99,64 @@ void cvq_cmd_guest_offloads(struct cvq_cmd *c, uint64_t offloads)
 	append_le64(c, offloads);
 }
 
+int cvq_cmd_rss_config(struct cvq_cmd *c, const struct cvq_rss *rss)
+{
+	unsigned int i;
+
+	if (!rss->table_len || (rss->table_len & (rss->table_len - 1)))
+		return -EINVAL;
+	if (rss->table_len > CVQ_RSS_TABLE_MAX ||
+	    rss->key_len > CVQ_RSS_KEY_MAX)
+		return -E2BIG;
+	set_header(c, VIRTIO_NET_CTRL_MQ, VIRTIO_NET_CTRL_MQ_RSS_CONFIG);
+	append_le32(c, rss->hash_types);
+	append_le16(c, (uint16_t)(rss->table_len - 1));
+	append_le16(c, rss->unclassified_queue);
+	for (i = 0; i < rss->table_len; i++)
+		append_le16(c, rss->table[i]);
+	append_le16(c, rss->max_tx_vq);
+	append(c, &rss->key_len, 1);
+	append(c, rss->key, rss->key_len);
+	return 0;
+}
+
+int cvq_cmd_hash_config(struct cvq_cmd *c, uint32_t hash_types,
+			const uint8_t *key, uint8_t key_len)
+{
+	static const uint8_t reserved[8];
+
+	if (key_len > CVQ_RSS_KEY_MAX)
+		return -E2BIG;
+	set_header(c, VIRTIO_NET_CTRL_MQ, VIRTIO_NET_CTRL_MQ_HASH_CONFIG);
+	append_le32(c, hash_types);
+	append(c, reserved, sizeof(reserved));
+	append(c, &key_len, 1);
+	append(c, key, key_len);
+	return 0;
+}
+
+void cvq_cmd_notf_coal(struct cvq_cmd *c, bool tx, uint32_t max_packets,
+		       uint32_t max_usecs)
+{
+	set_header(c, VIRTIO_NET_CTRL_NOTF_COAL,
+		   tx ? VIRTIO_NET_CTRL_NOTF_COAL_TX_SET :
+			VIRTIO_NET_CTRL_NOTF_COAL_RX_SET);
+	append_le32(c, max_packets);
+	append_le32(c, max_usecs);
+}
+
+void cvq_cmd_notf_coal_vq(struct cvq_cmd *c, uint16_t vq, uint32_t max_packets,
+			  uint32_t max_usecs)
+{
+	/* virtio_net_ctrl_coal_vq: le16 vq_index, le16 reserved, the rest. */
+	set_header(c, VIRTIO_NET_CTRL_NOTF_COAL,
+		   VIRTIO_NET_CTRL_NOTF_COAL_VQ_SET);
+	append_le16(c, vq);
+	append_le16(c, 0);
+	append_le32(c, max_packets);
+	append_le32(c, max_usecs);
+}
+
 size_t cvq_cmd_encode(const struct cvq_cmd *c, uint8_t *buf, size_t cap)
 {
 	size_t size = cvq_cmd_size(c);
@@ -143,6 +201,18 @@ static const struct cvq_cmd_info cvq_cmd_table[] = {
 	  "ANNOUNCE_ACK", VIRTIO_NET_F_GUEST_ANNOUNCE },
 	{ VIRTIO_NET_CTRL_MQ, VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET,
 	  "MQ_VQ_PAIRS_SET", VIRTIO_NET_F_MQ },
+	{ VIRTIO_NET_CTRL_MQ, VIRTIO_NET_CTRL_MQ_RSS_CONFIG, "RSS_CONFIG",
+	  VIRTIO_NET_F_RSS },
+	{ VIRTIO_NET_CTRL_MQ, VIRTIO_NET_CTRL_MQ_HASH_CONFIG, "HASH_CONFIG",
+	  VIRTIO_NET_F_HASH_REPORT },
+	{ VIRTIO_NET_CTRL_NOTF_COAL, VIRTIO_NET_CTRL_NOTF_COAL_TX_SET,
+	  "NOTF_COAL_TX_SET", VIRTIO_NET_F_NOTF_COAL },
+	{ VIRTIO_NET_CTRL_NOTF_COAL, VIRTIO_NET_CTRL_NOTF_COAL_RX_SET,
+	  "NOTF_COAL_RX_SET", VIRTIO_NET_F_NOTF_COAL },
+	{ VIRTIO_NET_CTRL_NOTF_COAL, VIRTIO_NET_CTRL_NOTF_COAL_VQ_SET,
+	  "NOTF_COAL_VQ_SET", VIRTIO_NET_F_VQ_NOTF_COAL },
+	{ VIRTIO_NET_CTRL_NOTF_COAL, VIRTIO_NET_CTRL_NOTF_COAL_VQ_GET,
+	  "NOTF_COAL_VQ_GET", VIRTIO_NET_F_VQ_NOTF_COAL },
 	{ VIRTIO_NET_CTRL_GUEST_OFFLOADS, VIRTIO_NET_CTRL_GUEST_OFFLOADS_SET,
 	  "GUEST_OFFLOADS_SET", VIRTIO_NET_F_CTRL_GUEST_OFFLOADS },
 };

@@ -161,11 +161,18 @@ static bool apply_vlan(struct ctrl_model *m, const struct cvq_cmd *c)
 	return changes;
 }
 
-static bool apply_pairs(struct ctrl_model *m, const struct cvq_cmd *c)
+/*
+ * RSS_CONFIG puts its max_tx_vq pairs in force and VQ_PAIRS_SET ends its
+ * steering, so a VQ_PAIRS_SET after it may change state whatever the
+ * pairs: they are unknown until the next one.
+ */
+static bool apply_mq(struct ctrl_model *m, const struct cvq_cmd *c)
 {
 	uint16_t pairs;
 	bool changes;
 
+	if (c->cmd == VIRTIO_NET_CTRL_MQ_RSS_CONFIG)
+		m->known_pairs = false;
 	if (c->cmd != VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET || c->data_len != 2)
 		return true;
 	pairs = le16_at(c->data);
@@ -199,7 +206,7 @@ bool ctrl_model_apply(struct ctrl_model *m, const struct cvq_cmd *c)
 	case VIRTIO_NET_CTRL_VLAN:
 		return apply_vlan(m, c);
 	case VIRTIO_NET_CTRL_MQ:
-		return apply_pairs(m, c);
+		return apply_mq(m, c);
 	case VIRTIO_NET_CTRL_GUEST_OFFLOADS:
 		return apply_offloads(m, c);
 	}

@@ -4,6 +4,7 @@
  * of a load (under TCG a clock read per command doubled the measured serial
  * latency); the waits are lib/cvq_wait.c's.
  */
+#include <endian.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -365,6 +366,43 @@ static void describe_plan(struct load_session *s)
 	}
 }
 
+/*
+ * The limits RSS_CONFIG and HASH_CONFIG must keep to: rss_max_key_size,
+ * rss_max_indirection_table_length and supported_hash_types, which the
+ * config space has with either feature.
+ */
+static int read_rss_limits(struct load_session *s, struct profile_env *env)
+{
+	const size_t off = offsetof(struct virtio_net_config, rss_max_key_size);
+	uint8_t raw[offsetof(struct virtio_net_config, supported_hash_types) +
+		    sizeof(uint32_t) - off];
+	uint16_t table_len;
+	uint32_t types;
+	int err;
+
+	if (!(env->features &
+	      (BIT_ULL(VIRTIO_NET_F_RSS) | BIT_ULL(VIRTIO_NET_F_HASH_REPORT))))
+		return 0;
+	err = vhost_vdpa_get_config(&s->dev.vhost, (uint32_t)off, raw,
+				    sizeof(raw));
+	if (err)
+		return err;
+	env->rss_max_key_size = raw[0];
+	memcpy(&table_len,
+	       raw +
+		       offsetof(struct virtio_net_config,
+				rss_max_indirection_table_length) -
+		       off,
+	       sizeof(table_len));
+	memcpy(&types,
+	       raw + offsetof(struct virtio_net_config, supported_hash_types) -
+		       off,
+	       sizeof(types));
+	env->rss_max_indirection_table_length = le16toh(table_len);
+	env->supported_hash_types = le32toh(types);
+	return 0;
+}
+
 static int build_plan(struct load_session *s, size_t *cmd_bytes)
 {
 	struct profile_env env = {
@@ -374,6 +412,10 @@ static int build_plan(struct load_session *s, size_t *cmd_bytes)
 	size_t offset = 0;
 	unsigned int i;
 	int err;
+
+	err = read_rss_limits(s, &env);
+	if (err)
+		return err;
 
 	s->cmds = calloc(s->cfg.count, sizeof(*s->cmds));
 	s->cmd_offset = calloc(s->cfg.count, sizeof(*s->cmd_offset));

@@ -24,9 +24,13 @@ extern const char *const load_profile_names[];
 struct profile_env {
 	uint64_t features; /* negotiated */
 	uint16_t max_vqp; /* from the config space, 1 without MQ */
+	/* The config space's RSS limits, with RSS or HASH_REPORT; else 0. */
+	uint8_t rss_max_key_size;
+	uint16_t rss_max_indirection_table_length;
+	uint32_t supported_hash_types;
 };
 
-#define PROFILE_NOTE_LEN 256
+#define PROFILE_NOTE_LEN 512
 
 /* Device features the profile can use, to offer in negotiation. */
 uint64_t profile_wanted_features(enum load_profile profile);

@@ -240,6 +240,17 @@ int vhost_vdpa_ioctl_quiet(struct vhost_vdpa *v, unsigned long req, void *arg,
 	return 0;
 }
 
+/* The config space, as fake_config has it. */
+int vhost_vdpa_get_config(struct vhost_vdpa *v, uint32_t offset, void *buf,
+			  uint32_t len)
+{
+	(void)v;
+	if (!len || offset + len > sizeof(fake_config.net_config))
+		return -EINVAL;
+	memcpy(buf, (const uint8_t *)&fake_config.net_config + offset, len);
+	return 0;
+}
+
 /* lib/cvq_dev.c's set-up, as a device offering what a load may use. */
 int cvq_dev_negotiate(struct cvq_dev *d, const char *chardev, uint64_t wanted,
 		      bool want_asid, int verbose)
@@ -259,12 +270,16 @@ int cvq_dev_negotiate(struct cvq_dev *d, const char *chardev, uint64_t wanted,
 		return fake_config.negotiate_err;
 	if (want_asid)
 		return -EOPNOTSUPP;
-	d->device_features = offered;
+	d->device_features = offered | fake_config.extra_features;
 	d->driver_features = net_features_drop_unmet(
-		offered & (wanted | BIT_ULL(VIRTIO_F_VERSION_1) |
-			   BIT_ULL(VIRTIO_F_ACCESS_PLATFORM) |
-			   BIT_ULL(VIRTIO_NET_F_CTRL_VQ)));
+		d->device_features & (wanted | BIT_ULL(VIRTIO_F_VERSION_1) |
+				      BIT_ULL(VIRTIO_F_ACCESS_PLATFORM) |
+				      BIT_ULL(VIRTIO_NET_F_CTRL_VQ)));
 	d->max_vqp = 1;
+	if ((d->driver_features & BIT_ULL(VIRTIO_NET_F_MQ)) &&
+	    fake_config.net_config.max_virtqueue_pairs)
+		d->max_vqp =
+			le16toh(fake_config.net_config.max_virtqueue_pairs);
 	d->cvq_index = net_cvq_index(d->driver_features, d->max_vqp);
 	d->ring_max = FAKE_RING_MAX;
 	return 0;

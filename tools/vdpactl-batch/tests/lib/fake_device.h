@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/compat.h"
 #include "lib/cvq_dev.h"
 
 enum fake_mode {
@@ -32,6 +33,8 @@ struct fake_config {
 	bool notify; /* signal the call eventfd after each completion */
 	int negotiate_err; /* cvq_dev_negotiate() fails with it */
 	int cold_start_err; /* cvq_dev_cold_start() fails with it */
+	uint64_t extra_features; /* offered beyond the default offer */
+	struct virtio_net_config net_config; /* VHOST_VDPA_GET_CONFIG reads */
 };
 
 /* What the device saw, for the test to check. */

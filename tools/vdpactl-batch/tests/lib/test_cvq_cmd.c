@@ -96,6 +96,105 @@ static void rx_modes(void **state)
 	expect_wire(&c, alluni_on);
 }
 
+static void rss_config(void **state)
+{
+	static const uint16_t table[2] = { 1, 0x0302 };
+	static const uint8_t key[4] = { 0x6d, 0x5a, 0x56, 0xda };
+	const struct cvq_rss rss = {
+		.hash_types = VIRTIO_NET_RSS_HASH_TYPE_IPv4 |
+			      VIRTIO_NET_RSS_HASH_TYPE_TCPv6,
+		.unclassified_queue = 1,
+		.table_len = 2,
+		.table = table,
+		.max_tx_vq = 2,
+		.key_len = sizeof(key),
+		.key = key,
+	};
+	/*
+	 * MQ (4) RSS_CONFIG (1): le32 hash_types, le16 mask 1, le16
+	 * unclassified_queue, two le16 entries, le16 max_tx_vq, u8 key
+	 * length, the key.
+	 */
+	static const char want[] = "\x04\x01"
+				   "\x11\x00\x00\x00"
+				   "\x01\x00\x01\x00"
+				   "\x01\x00\x02\x03"
+				   "\x02\x00\x04"
+				   "\x6d\x5a\x56\xda";
+	struct cvq_cmd c;
+
+	(void)state;
+	assert_int_equal(cvq_cmd_rss_config(&c, &rss), 0);
+	expect_wire(&c, want);
+}
+
+static void rss_config_bounds(void **state)
+{
+	static uint16_t table[CVQ_RSS_TABLE_MAX * 2];
+	static uint8_t key[CVQ_RSS_KEY_MAX + 1];
+	struct cvq_rss rss = {
+		.table = table,
+		.max_tx_vq = 1,
+		.key = key,
+	};
+	struct cvq_cmd c;
+
+	(void)state;
+	/* The largest command there is fits, to the byte. */
+	rss.table_len = CVQ_RSS_TABLE_MAX;
+	rss.key_len = CVQ_RSS_KEY_MAX;
+	assert_int_equal(cvq_cmd_rss_config(&c, &rss), 0);
+	assert_int_equal(c.data_len, CVQ_RSS_DATA_MAX);
+	assert_true(CVQ_RSS_DATA_MAX <= CVQ_DATA_MAX);
+	assert_true(CVQ_MAC_TABLE_DATA_MAX <= CVQ_DATA_MAX);
+	/* The mask is the length less one: a power of 2, not 0. */
+	rss.table_len = 3;
+	assert_int_equal(cvq_cmd_rss_config(&c, &rss), -EINVAL);
+	rss.table_len = 0;
+	assert_int_equal(cvq_cmd_rss_config(&c, &rss), -EINVAL);
+	rss.table_len = 2 * CVQ_RSS_TABLE_MAX;
+	assert_int_equal(cvq_cmd_rss_config(&c, &rss), -E2BIG);
+	rss.table_len = 1;
+	rss.key_len = CVQ_RSS_KEY_MAX + 1;
+	assert_int_equal(cvq_cmd_rss_config(&c, &rss), -E2BIG);
+	assert_int_equal(cvq_cmd_hash_config(&c, 0, key, CVQ_RSS_KEY_MAX + 1),
+			 -E2BIG);
+}
+
+static void hash_config(void **state)
+{
+	static const uint8_t key[3] = { 1, 2, 3 };
+	/* MQ (4) HASH_CONFIG (2): le32 types, le16 reserved[4], key length, key */
+	static const char want[] = "\x04\x02"
+				   "\x3f\x00\x00\x00"
+				   "\x00\x00\x00\x00\x00\x00\x00\x00"
+				   "\x03\x01\x02\x03";
+	struct cvq_cmd c;
+
+	(void)state;
+	assert_int_equal(cvq_cmd_hash_config(&c, 0x3f, key, sizeof(key)), 0);
+	expect_wire(&c, want);
+}
+
+static void notification_coalescing(void **state)
+{
+	/* NOTF_COAL (6) TX_SET (0) / RX_SET (1): le32 packets, le32 usecs */
+	static const char tx[] = "\x06\x00\x10\x00\x00\x00\xa0\x86\x01\x00";
+	static const char rx[] = "\x06\x01\x01\x00\x00\x00\x00\x00\x00\x00";
+	/* VQ_SET (2): le16 vq_index, le16 reserved, then the same. */
+	static const char vq[] = "\x06\x02\x07\x00\x00\x00"
+				 "\x20\x00\x00\x00\x08\x01\x00\x00";
+	struct cvq_cmd c;
+
+	(void)state;
+	cvq_cmd_notf_coal(&c, true, 16, 100000);
+	expect_wire(&c, tx);
+	cvq_cmd_notf_coal(&c, false, 1, 0);
+	expect_wire(&c, rx);
+	cvq_cmd_notf_coal_vq(&c, 7, 32, 264);
+	expect_wire(&c, vq);
+}
+
 static void encode_refuses_a_short_buffer(void **state)
 {
 	static const uint8_t mac[MAC_LEN] = { 0 };
@@ -127,6 +226,31 @@ static void names_and_features(void **state)
 	assert_int_equal(cvq_cmd_feature(VIRTIO_NET_CTRL_MQ,
 					 VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET),
 			 VIRTIO_NET_F_MQ);
+	assert_string_equal(cvq_cmd_name(VIRTIO_NET_CTRL_MQ,
+					 VIRTIO_NET_CTRL_MQ_RSS_CONFIG),
+			    "RSS_CONFIG");
+	assert_int_equal(cvq_cmd_feature(VIRTIO_NET_CTRL_MQ,
+					 VIRTIO_NET_CTRL_MQ_RSS_CONFIG),
+			 VIRTIO_NET_F_RSS);
+	assert_string_equal(cvq_cmd_name(VIRTIO_NET_CTRL_MQ,
+					 VIRTIO_NET_CTRL_MQ_HASH_CONFIG),
+			    "HASH_CONFIG");
+	assert_int_equal(cvq_cmd_feature(VIRTIO_NET_CTRL_MQ,
+					 VIRTIO_NET_CTRL_MQ_HASH_CONFIG),
+			 VIRTIO_NET_F_HASH_REPORT);
+	assert_string_equal(cvq_cmd_name(VIRTIO_NET_CTRL_NOTF_COAL,
+					 VIRTIO_NET_CTRL_NOTF_COAL_RX_SET),
+			    "NOTF_COAL_RX_SET");
+	assert_int_equal(cvq_cmd_feature(VIRTIO_NET_CTRL_NOTF_COAL,
+					 VIRTIO_NET_CTRL_NOTF_COAL_TX_SET),
+			 VIRTIO_NET_F_NOTF_COAL);
+	/* Per-queue commands have a feature of their own. */
+	assert_string_equal(cvq_cmd_name(VIRTIO_NET_CTRL_NOTF_COAL,
+					 VIRTIO_NET_CTRL_NOTF_COAL_VQ_SET),
+			    "NOTF_COAL_VQ_SET");
+	assert_int_equal(cvq_cmd_feature(VIRTIO_NET_CTRL_NOTF_COAL,
+					 VIRTIO_NET_CTRL_NOTF_COAL_VQ_SET),
+			 VIRTIO_NET_F_VQ_NOTF_COAL);
 	assert_null(cvq_cmd_name(99, 0));
 	assert_int_equal(cvq_cmd_feature(VIRTIO_NET_CTRL_VLAN, 7), -1);
 }
@@ -164,6 +288,10 @@ int main(void)
 		cmocka_unit_test(mac_table_set),
 		cmocka_unit_test(little_endian_payloads),
 		cmocka_unit_test(rx_modes),
+		cmocka_unit_test(rss_config),
+		cmocka_unit_test(rss_config_bounds),
+		cmocka_unit_test(hash_config),
+		cmocka_unit_test(notification_coalescing),
 		cmocka_unit_test(encode_refuses_a_short_buffer),
 		cmocka_unit_test(names_and_features),
 		cmocka_unit_test(descriptions_name_the_argument),

@@ -38,6 +38,14 @@ static void fresh_state(struct vsb_state *st)
 	};
 }
 
+/* A model seeded from that state, left in @st. */
+static void fresh_model(struct ctrl_model *m, struct vsb_state *st)
+{
+	fresh_state(st);
+	ctrl_model_init(m);
+	ctrl_model_set_state(m, st);
+}
+
 static void unknown_state_sends_everything_once(void **state)
 {
 	static const uint8_t mac[MAC_LEN] = { 2, 0, 0, 0, 0, 1 };
@@ -86,9 +94,7 @@ static void state_decides_each_class(void **state)
 	struct ctrl_model m;
 
 	(void)state;
-	fresh_state(&st);
-	ctrl_model_init(&m);
-	ctrl_model_set_state(&m, &st);
+	fresh_model(&m, &st);
 	/* Defaults: nothing changes. */
 	cvq_cmd_rx_mode(&cmds[0], VIRTIO_NET_CTRL_RX_PROMISC, true);
 	cvq_cmd_rx_mode(&cmds[1], VIRTIO_NET_CTRL_RX_ALLMULTI, false);
@@ -119,9 +125,7 @@ static void mac_table_overflow_rules(void **state)
 	uint32_t n = 65;
 
 	(void)state;
-	fresh_state(&st);
-	ctrl_model_init(&m);
-	ctrl_model_set_state(&m, &st);
+	fresh_model(&m, &st);
 	/* 65 unicast entries overflow: the list is empty, flagged. */
 	*c = (struct cvq_cmd){ .class = VIRTIO_NET_CTRL_MAC,
 			       .cmd = VIRTIO_NET_CTRL_MAC_TABLE_SET };
@@ -157,9 +161,7 @@ static void qemu_profile_rounds(void **state)
 	(void)state;
 	assert_int_equal(
 		profile_build(LOAD_PROFILE_QEMU, count, &env, cmds, note), 0);
-	fresh_state(&st);
-	ctrl_model_init(&m);
-	ctrl_model_set_state(&m, &st);
+	fresh_model(&m, &st);
 	sent = ctrl_model_plan(&m, cmds, count, order);
 	/*
 	 * Six set-up commands (no MQ_VQ_PAIRS_SET: MQ is not negotiated),
@@ -175,6 +177,37 @@ static void qemu_profile_rounds(void **state)
 					     1u << VIRTIO_NET_CTRL_RX_ALLUNI);
 }
 
+/*
+ * RSS_CONFIG and the coalescing commands set state the model does not
+ * follow: always sent. RSS_CONFIG puts its own pairs in force, and
+ * VQ_PAIRS_SET ends its steering, so the VQ_PAIRS_SET after one is sent
+ * even with the pairs the model had.
+ */
+static void rss_config_makes_the_pairs_unknown(void **state)
+{
+	static const uint16_t table[1] = { 0 };
+	const struct cvq_rss rss = {
+		.table_len = 1,
+		.table = table,
+		.max_tx_vq = 1,
+	};
+	struct vsb_state st;
+	struct ctrl_model m;
+
+	(void)state;
+	fresh_model(&m, &st);
+	cvq_cmd_mq_pairs(&cmds[0], 1);
+	assert_int_equal(ctrl_model_plan(&m, cmds, 1, order), 0);
+	assert_int_equal(cvq_cmd_rss_config(&cmds[0], &rss), 0);
+	cvq_cmd_mq_pairs(&cmds[1], 1);
+	cvq_cmd_mq_pairs(&cmds[2], 1);
+	cvq_cmd_notf_coal(&cmds[3], true, 1, 8);
+	assert_int_equal(ctrl_model_plan(&m, cmds, 4, order), 3);
+	assert_int_equal(order[0], 0);
+	assert_int_equal(order[1], 1);
+	assert_int_equal(order[2], 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -183,6 +216,7 @@ int main(void)
 		cmocka_unit_test(state_decides_each_class),
 		cmocka_unit_test(mac_table_overflow_rules),
 		cmocka_unit_test(qemu_profile_rounds),
+		cmocka_unit_test(rss_config_makes_the_pairs_unknown),
 	};
 
 	return cmocka_run_group_tests_name("ctrl_model", tests, NULL, NULL);

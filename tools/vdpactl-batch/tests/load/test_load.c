@@ -4,6 +4,7 @@
  * sends and counts in each mode, and how it stops on a NACK, a bad used
  * entry, a silent device or one that needs a reset.
  */
+#include <endian.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "lib/compat.h"
+#include "lib/util.h"
 #include "load/load.h"
 #include "tests/lib/fake_device.h"
 
@@ -283,6 +285,51 @@ static void cold_start_failure_breaks_the_session(void **state)
 	load_session_close(s);
 }
 
+/*
+ * A device offering RSS: the qemu profile negotiates it and builds its
+ * RSS_CONFIG from the config space's limits (a 64-entry table, the hash
+ * types Linux enables, QEMU's 40-byte key of the 52 allowed); the device
+ * sees it among the MQ commands.
+ */
+static void rss_config_from_the_config_space(void **state)
+{
+	struct load_config cfg =
+		config(LOAD_MODE_PARALLEL, LOAD_KICK_EACH, LOAD_WAIT_POLL);
+	const struct cvq_cmd *rss;
+	struct load_session *s;
+	uint64_t ns;
+
+	(void)state;
+	fake_device_reset();
+	fake_config.extra_features = BIT_ULL(VIRTIO_NET_F_MQ) |
+				     BIT_ULL(VIRTIO_NET_F_RSS) |
+				     BIT_ULL(VIRTIO_NET_F_NOTF_COAL);
+	fake_config.net_config.max_virtqueue_pairs = htole16(2);
+	fake_config.net_config.rss_max_key_size = 52;
+	fake_config.net_config.rss_max_indirection_table_length = htole16(64);
+	fake_config.net_config.supported_hash_types =
+		htole32(VIRTIO_NET_RSS_HASH_TYPE_TCPv4 |
+			VIRTIO_NET_RSS_HASH_TYPE_IP_EX);
+	cfg.profile = LOAD_PROFILE_QEMU;
+	s = open_session(&cfg);
+	/* Coalescing is not the qemu profile's. */
+	assert_int_equal(load_session_info(s)->driver_features &
+				 (BIT_ULL(VIRTIO_NET_F_RSS) |
+				  BIT_ULL(VIRTIO_NET_F_NOTF_COAL)),
+			 BIT_ULL(VIRTIO_NET_F_RSS));
+	rss = &load_session_commands(s)[3];
+	assert_int_equal(rss->class, VIRTIO_NET_CTRL_MQ);
+	assert_int_equal(rss->cmd, VIRTIO_NET_CTRL_MQ_RSS_CONFIG);
+	assert_int_equal(rss->data[0], VIRTIO_NET_RSS_HASH_TYPE_TCPv4);
+	assert_int_equal(rss->data[4], 63);
+	assert_int_equal(rss->data[8 + 2 * 64], 2);
+	assert_int_equal(rss->data[8 + 2 * 64 + 2], 40);
+	assert_int_equal(load_session_run(s, cfg.mode, &ns), 0);
+	load_session_close(s);
+	/* MQ_VQ_PAIRS_SET and RSS_CONFIG. */
+	assert_int_equal(fake_device_stats().by_class[VIRTIO_NET_CTRL_MQ], 2);
+}
+
 static void open_failure_is_returned(void **state)
 {
 	struct load_config cfg =
@@ -318,6 +365,8 @@ int main(void)
 		cmocka_unit_test_teardown(cold_loads_start_the_device_each_time,
 					  fake_device_teardown),
 		cmocka_unit_test_teardown(cold_start_failure_breaks_the_session,
+					  fake_device_teardown),
+		cmocka_unit_test_teardown(rss_config_from_the_config_space,
 					  fake_device_teardown),
 		cmocka_unit_test_teardown(open_failure_is_returned,
 					  fake_device_teardown),

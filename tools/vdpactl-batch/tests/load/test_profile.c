@@ -28,9 +28,72 @@
 	 BIT_ULL(VIRTIO_NET_F_CTRL_GUEST_OFFLOADS) |                  \
 	 BIT_ULL(VIRTIO_NET_F_GUEST_CSUM) | BIT_ULL(VIRTIO_NET_F_GUEST_TSO4))
 
+#define HASH_FEATURES \
+	(BIT_ULL(VIRTIO_NET_F_RSS) | BIT_ULL(VIRTIO_NET_F_HASH_REPORT))
+#define COAL_FEATURES \
+	(BIT_ULL(VIRTIO_NET_F_NOTF_COAL) | BIT_ULL(VIRTIO_NET_F_VQ_NOTF_COAL))
+
+/* All nine types, the _EX ones too: the profiles must not enable those. */
+#define ALL_HASH_TYPES 0x1ff
+#define LINUX_HASH_TYPES 0x3f
+
 static const char *name_of(const struct cvq_cmd *c)
 {
 	return cvq_cmd_name(c->class, c->cmd);
+}
+
+/* Builds @n commands of @profile, which must succeed. */
+static void build(enum load_profile profile, unsigned int n,
+		  const struct profile_env *env, struct cvq_cmd *cmds,
+		  char note[PROFILE_NOTE_LEN])
+{
+	assert_int_equal(profile_build(profile, n, env, cmds, note), 0);
+}
+
+static uint16_t le16_at(const struct cvq_cmd *c, unsigned int off)
+{
+	return (uint16_t)(c->data[off] | c->data[off + 1] << 8);
+}
+
+static uint32_t le32_at(const struct cvq_cmd *c, unsigned int off)
+{
+	return le16_at(c, off) | (uint32_t)le16_at(c, off + 2) << 16;
+}
+
+/* A device at the spec's minimum limits, which are also QEMU's. */
+static struct profile_env hash_env(uint64_t features, uint16_t max_vqp)
+{
+	return (struct profile_env){
+		.features = features,
+		.max_vqp = max_vqp,
+		.rss_max_key_size = 40,
+		.rss_max_indirection_table_length = 128,
+		.supported_hash_types = ALL_HASH_TYPES,
+	};
+}
+
+/*
+ * Checks an RSS_CONFIG against the device's limits and the kernel
+ * module's rules: a power-of-2 table of receive queues below max_tx_vq,
+ * max_tx_vq within the pairs, only supported types, the key in full.
+ */
+static void expect_valid_rss(const struct cvq_cmd *c,
+			     const struct profile_env *env,
+			     unsigned int table_len, unsigned int key_len)
+{
+	unsigned int i, pairs;
+
+	assert_string_equal(name_of(c), "RSS_CONFIG");
+	assert_int_equal(c->data_len, 8 + 2 * table_len + 3 + key_len);
+	assert_int_equal(le32_at(c, 0),
+			 env->supported_hash_types & LINUX_HASH_TYPES);
+	assert_int_equal(le16_at(c, 4) + 1, table_len);
+	pairs = le16_at(c, 8 + 2 * table_len);
+	assert_int_equal(pairs, env->max_vqp);
+	assert_true(le16_at(c, 6) < pairs);
+	for (i = 0; i < table_len; i++)
+		assert_true(le16_at(c, 8 + 2 * i) < pairs);
+	assert_int_equal(c->data[8 + 2 * table_len + 2], key_len);
 }
 
 static void mac_profile_sends_distinct_macs(void **state)
@@ -68,7 +131,9 @@ static void qemu_profile_follows_qemu_order(void **state)
 	(void)state;
 	assert_int_equal(profile_build(LOAD_PROFILE_QEMU, 9, &env, cmds, note),
 			 0);
-	assert_string_equal(note, "");
+	assert_string_equal(
+		note,
+		"not negotiated, left out: RSS_CONFIG (RSS), HASH_CONFIG (HASH_REPORT)");
 	for (i = 0; i < 9; i++)
 		assert_string_equal(name_of(&cmds[i]), want[i]);
 	/* MQ asks for every pair; offloads keep only what was negotiated. */
@@ -77,6 +142,156 @@ static void qemu_profile_follows_qemu_order(void **state)
 	/* VLAN ids count from 1. */
 	assert_int_equal(cmds[7].data[0], 1);
 	assert_int_equal(cmds[8].data[0], 2);
+}
+
+/*
+ * With RSS, QEMU's MQ step sends RSS_CONFIG right after MQ_VQ_PAIRS_SET:
+ * Linux's table (queue i % pairs), the hash types it enables, the pairs
+ * in force, QEMU's 40-byte key. HASH_CONFIG does not go as well.
+ */
+static void qemu_profile_sends_rss_after_mq(void **state)
+{
+	static const char *const want[] = {
+		"MAC_ADDR_SET", "MAC_TABLE_SET",      "MQ_VQ_PAIRS_SET",
+		"RSS_CONFIG",	"GUEST_OFFLOADS_SET", "RX_PROMISC",
+		"RX_ALLMULTI",	"RX_ALLUNI",	      "VLAN_ADD",
+	};
+	const struct profile_env env =
+		hash_env(FULL_FEATURES | HASH_FEATURES | COAL_FEATURES, 4);
+	struct cvq_cmd cmds[9];
+	char note[PROFILE_NOTE_LEN];
+	unsigned int i;
+
+	(void)state;
+	build(LOAD_PROFILE_QEMU, 9, &env, cmds, note);
+	assert_string_equal(note, "");
+	for (i = 0; i < 9; i++)
+		assert_string_equal(name_of(&cmds[i]), want[i]);
+	expect_valid_rss(&cmds[3], &env, 128, 40);
+	for (i = 0; i < 128; i++)
+		assert_int_equal(le16_at(&cmds[3], 8 + 2 * i), i % 4);
+	assert_int_equal(le16_at(&cmds[3], 6), 0);
+}
+
+/* Without RSS, the same place has HASH_CONFIG: no steering, the key. */
+static void qemu_profile_sends_hash_config_without_rss(void **state)
+{
+	const struct profile_env env =
+		hash_env(FULL_FEATURES | BIT_ULL(VIRTIO_NET_F_HASH_REPORT), 4);
+	struct cvq_cmd cmds[5];
+	char note[PROFILE_NOTE_LEN];
+	unsigned int i;
+
+	(void)state;
+	build(LOAD_PROFILE_QEMU, 5, &env, cmds, note);
+	assert_string_equal(note, "not negotiated, left out: RSS_CONFIG (RSS)");
+	assert_string_equal(name_of(&cmds[2]), "MQ_VQ_PAIRS_SET");
+	assert_string_equal(name_of(&cmds[3]), "HASH_CONFIG");
+	assert_int_equal(cmds[3].data_len, 4 + 8 + 1 + 40);
+	assert_int_equal(le32_at(&cmds[3], 0), LINUX_HASH_TYPES);
+	for (i = 4; i < 12; i++)
+		assert_int_equal(cmds[3].data[i], 0);
+	assert_int_equal(cmds[3].data[12], 40);
+	assert_string_equal(name_of(&cmds[4]), "GUEST_OFFLOADS_SET");
+}
+
+/* QEMU's MQ step does nothing without MQ: no hash state either. */
+static void qemu_profile_no_hash_state_without_mq(void **state)
+{
+	const struct profile_env env =
+		hash_env(STOCK_FEATURES | HASH_FEATURES |
+				 BIT_ULL(VIRTIO_NET_F_CTRL_VLAN),
+			 1);
+	struct cvq_cmd cmds[3];
+	char note[PROFILE_NOTE_LEN];
+
+	(void)state;
+	build(LOAD_PROFILE_QEMU, 3, &env, cmds, note);
+	assert_string_equal(name_of(&cmds[0]), "MAC_ADDR_SET");
+	assert_string_equal(name_of(&cmds[1]), "VLAN_ADD");
+	assert_non_null(strstr(note, "RSS_CONFIG (MQ)"));
+	assert_null(strstr(note, "HASH_CONFIG"));
+}
+
+/* The table and key keep to what the device's config space allows. */
+static void rss_within_the_device_limits(void **state)
+{
+	static const struct {
+		uint16_t table_max;
+		uint8_t key_max;
+		unsigned int table_len, key_len;
+	} cases[] = {
+		{ 64, 40, 64, 40 },
+		/* QEMU's model refuses a table over 128: so do we. */
+		{ 512, 52, 128, 40 },
+		/* Not a power of 2: the largest one below. */
+		{ 100, 40, 64, 40 },
+		/* Under the spec's minimums, still valid on that device. */
+		{ 1, 16, 1, 16 },
+	};
+	struct profile_env env = hash_env(
+		STOCK_FEATURES | BIT_ULL(VIRTIO_NET_F_MQ) | HASH_FEATURES, 2);
+	struct cvq_cmd cmds[3];
+	char note[PROFILE_NOTE_LEN];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		env.rss_max_indirection_table_length = cases[i].table_max;
+		env.rss_max_key_size = cases[i].key_max;
+		env.supported_hash_types = i % 2 ? ALL_HASH_TYPES : 0x7;
+		build(LOAD_PROFILE_QEMU, 3, &env, cmds, note);
+		expect_valid_rss(&cmds[2], &env, cases[i].table_len,
+				 cases[i].key_len);
+	}
+}
+
+/*
+ * Mixed cycles through RSS_CONFIG, HASH_CONFIG and the coalescing
+ * commands too, after the older kinds. No command may leave the device
+ * as it was (it counts those as redundant): each of a kind differs from
+ * the one before, and a VQ_SET's parameters never match a TX_SET's or
+ * RX_SET's. VQ_SET goes to every data queue in turn.
+ */
+static void mixed_profile_adds_rss_and_coalescing(void **state)
+{
+	static const char *const want[] = {
+		"MAC_ADDR_SET",	    "MQ_VQ_PAIRS_SET",	"RSS_CONFIG",
+		"HASH_CONFIG",	    "NOTF_COAL_TX_SET", "NOTF_COAL_RX_SET",
+		"NOTF_COAL_VQ_SET",
+	};
+	const struct profile_env env =
+		hash_env(STOCK_FEATURES | BIT_ULL(VIRTIO_NET_F_MQ) |
+				 HASH_FEATURES | COAL_FEATURES,
+			 2);
+	enum { N = ARRAY_SIZE(want), ROUNDS = 6 };
+	struct cvq_cmd cmds[N * ROUNDS];
+	char note[PROFILE_NOTE_LEN];
+	unsigned int i;
+
+	(void)state;
+	build(LOAD_PROFILE_MIXED, N * ROUNDS, &env, cmds, note);
+	for (i = 0; i < N * ROUNDS; i++) {
+		const struct cvq_cmd *c = &cmds[i];
+
+		assert_string_equal(name_of(c), want[i % N]);
+		/* (MQ_VQ_PAIRS_SET always asks for every pair.) */
+		if (i >= N && i % N != 1)
+			assert_memory_not_equal(c->data, cmds[i - N].data,
+						c->data_len);
+	}
+	for (i = 0; i < ROUNDS; i++) {
+		const struct cvq_cmd *rss = &cmds[i * N + 2];
+		const struct cvq_cmd *tx = &cmds[i * N + 4];
+		const struct cvq_cmd *vq = &cmds[i * N + 6];
+
+		expect_valid_rss(rss, &env, 128, 40);
+		assert_int_equal(tx->data_len, 8);
+		assert_int_equal(le32_at(tx, 4) % 8, 0);
+		assert_int_equal(vq->data_len, 12);
+		assert_int_equal(le16_at(vq, 0), i % 4);
+		assert_int_equal(le32_at(vq, 8) % 8, 1);
+	}
 }
 
 static void qemu_profile_on_stock_is_mac_only(void **state)
@@ -133,6 +348,11 @@ static void mixed_profile_cycles_supported_classes(void **state)
 	assert_string_equal(name_of(&cmds[2]), "MAC_ADDR_SET");
 	assert_string_equal(name_of(&cmds[3]), "VLAN_ADD");
 	assert_non_null(strstr(note, "RX_PROMISC (CTRL_RX)"));
+	/* The note has room for every kind left out. */
+	assert_non_null(strstr(note, "RSS_CONFIG (RSS)"));
+	assert_non_null(strstr(note, "NOTF_COAL_TX_SET (NOTF_COAL)"));
+	assert_non_null(strstr(note, ", NOTF_COAL_VQ_SET (VQ_NOTF_COAL)"));
+	assert_true(strlen(note) + 1 < PROFILE_NOTE_LEN);
 }
 
 static void nothing_allowed_is_an_error(void **state)
@@ -154,6 +374,7 @@ static void wanted_features(void **state)
 {
 	uint64_t mac = profile_wanted_features(LOAD_PROFILE_MAC);
 	uint64_t qemu = profile_wanted_features(LOAD_PROFILE_QEMU);
+	uint64_t mixed = profile_wanted_features(LOAD_PROFILE_MIXED);
 
 	(void)state;
 	assert_int_equal(mac, BIT_ULL(VIRTIO_NET_F_CTRL_MAC_ADDR));
@@ -162,6 +383,12 @@ static void wanted_features(void **state)
 	assert_true(qemu & BIT_ULL(VIRTIO_NET_F_GUEST_CSUM));
 	assert_true(profile_wanted_features(LOAD_PROFILE_VLAN) &
 		    BIT_ULL(VIRTIO_NET_F_CTRL_VLAN));
+	/* QEMU loads the hash state, never coalescing; mixed does both. */
+	assert_int_equal(qemu & HASH_FEATURES, HASH_FEATURES);
+	assert_int_equal(qemu & COAL_FEATURES, 0);
+	assert_int_equal(mixed & (HASH_FEATURES | COAL_FEATURES),
+			 HASH_FEATURES | COAL_FEATURES);
+	assert_int_equal(mac & (HASH_FEATURES | COAL_FEATURES), 0);
 }
 
 static void feature_prerequisites(void **state)
@@ -204,6 +431,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(mac_profile_sends_distinct_macs),
 		cmocka_unit_test(qemu_profile_follows_qemu_order),
+		cmocka_unit_test(qemu_profile_sends_rss_after_mq),
+		cmocka_unit_test(qemu_profile_sends_hash_config_without_rss),
+		cmocka_unit_test(qemu_profile_no_hash_state_without_mq),
+		cmocka_unit_test(rss_within_the_device_limits),
+		cmocka_unit_test(mixed_profile_adds_rss_and_coalescing),
 		cmocka_unit_test(qemu_profile_on_stock_is_mac_only),
 		cmocka_unit_test(vlan_profile_falls_back_to_mac),
 		cmocka_unit_test(mixed_profile_cycles_supported_classes),
