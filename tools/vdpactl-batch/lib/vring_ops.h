@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Private to vring*.c: what each ring format implements behind the one
+ * API of lib/vring.h.
+ */
+#ifndef VDPACTL_VRING_OPS_H
+#define VDPACTL_VRING_OPS_H
+
+#include "lib/vring.h"
+
+struct vq_ops {
+	int (*add)(struct vq_driver *vr, const struct vq_buf *bufs,
+		   unsigned int nbufs, uint32_t token);
+	uint16_t (*publish)(struct vq_driver *vr);
+	bool (*kick_needed)(struct vq_driver *vr);
+	uint16_t (*used_pending)(const struct vq_driver *vr);
+	int (*pop)(struct vq_driver *vr, uint32_t *token, uint32_t *len);
+	void (*set_call)(struct vq_driver *vr, enum vq_call how,
+			 uint16_t ahead);
+	uint32_t (*base)(const struct vq_driver *vr);
+};
+
+extern const struct vq_ops vq_packed_ops;
+
+/* Readable buffers first, then writable ones; not empty. */
+bool vq_chain_is_valid(const struct vq_buf *bufs, unsigned int nbufs);
+
+/* The per-chain state of @num chains, free list linked in order. */
+int vq_slots_init(struct vq_driver *vr, unsigned int num);
+
+#endif
