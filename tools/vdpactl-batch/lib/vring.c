@@ -135,7 +135,8 @@ void vq_set_event_idx(struct vq_driver *vr, bool on)
 	vr->packed.event_idx = on;
 }
 
-bool vq_chain_is_valid(const struct vq_buf *bufs, unsigned int nbufs)
+/* Readable buffers first, then writable ones; not empty. */
+static bool chain_is_valid(const struct vq_buf *bufs, unsigned int nbufs)
 {
 	bool seen_writable = false;
 	unsigned int i;
@@ -157,22 +158,12 @@ static int split_add(struct vq_driver *vr, const struct vq_buf *bufs,
 	uint16_t head = vr->free_head, i = head, last = head;
 	unsigned int n;
 
-	if (!vq_chain_is_valid(bufs, nbufs))
-		return -EINVAL;
-	if (nbufs > vr->num_free)
-		return -ENOSPC;
-
 	for (n = 0; n < nbufs; n++) {
 		struct vring_desc *d = &vr->desc[i];
-		uint16_t flags = 0;
 
-		if (bufs[n].device_writable)
-			flags |= VRING_DESC_F_WRITE;
-		if (n + 1 < nbufs)
-			flags |= VRING_DESC_F_NEXT;
 		d->addr = htole64(bufs[n].addr);
 		d->len = htole32(bufs[n].len);
-		d->flags = htole16(flags);
+		d->flags = htole16(vq_buf_flags(bufs, n, nbufs));
 		d->next = htole16(vr->slots[i].next);
 		last = i;
 		i = vr->slots[i].next;
@@ -285,6 +276,10 @@ static const struct vq_ops split_ops = {
 int vq_add(struct vq_driver *vr, const struct vq_buf *bufs, unsigned int nbufs,
 	   uint32_t token)
 {
+	if (!chain_is_valid(bufs, nbufs))
+		return -EINVAL;
+	if (nbufs > vr->num_free)
+		return -ENOSPC;
 	return vr->ops->add(vr, bufs, nbufs, token);
 }
 

@@ -9,6 +9,7 @@
 #include "lib/vring.h"
 
 struct vq_ops {
+	/* A valid chain that fits: vq_add() checked. */
 	int (*add)(struct vq_driver *vr, const struct vq_buf *bufs,
 		   unsigned int nbufs, uint32_t token);
 	uint16_t (*publish)(struct vq_driver *vr);
@@ -22,8 +23,13 @@ struct vq_ops {
 
 extern const struct vq_ops vq_packed_ops;
 
-/* Readable buffers first, then writable ones; not empty. */
-bool vq_chain_is_valid(const struct vq_buf *bufs, unsigned int nbufs);
+/* The F_WRITE and F_NEXT flags of buffer @n of a chain of @nbufs. */
+static inline uint16_t vq_buf_flags(const struct vq_buf *bufs, unsigned int n,
+				    unsigned int nbufs)
+{
+	return (bufs[n].device_writable ? VRING_DESC_F_WRITE : 0) |
+	       (n + 1 < nbufs ? VRING_DESC_F_NEXT : 0);
+}
 
 /* The per-chain state of @num chains, free list linked in order. */
 int vq_slots_init(struct vq_driver *vr, unsigned int num);

@@ -57,20 +57,11 @@ static int packed_add(struct vq_driver *vr, const struct vq_buf *bufs,
 	uint16_t flags, head_flags = 0;
 	unsigned int n;
 
-	if (!vq_chain_is_valid(bufs, nbufs))
-		return -EINVAL;
-	if (nbufs > vr->num_free)
-		return -ENOSPC;
-
 	for (n = 0; n < nbufs; n++) {
 		struct vring_packed_desc *d = &pk->desc[pos];
 
 		/* A chain across the end takes the next lap's bits there. */
-		flags = avail_bits(wrap);
-		if (bufs[n].device_writable)
-			flags |= VRING_DESC_F_WRITE;
-		if (n + 1 < nbufs)
-			flags |= VRING_DESC_F_NEXT;
+		flags = avail_bits(wrap) | vq_buf_flags(bufs, n, nbufs);
 		d->addr = htole64(bufs[n].addr);
 		d->len = htole32(bufs[n].len);
 		d->id = htole16(id);
