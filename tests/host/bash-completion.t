@@ -98,7 +98,8 @@ CASES=(
 	'vdpactl-batch dev batching batch0 completion |batch immediate'
 	'vdpactl-batch dev s |'
 	'vdpactl-batch inject |help list'
-	'vdpactl-batch inject next-loop --|--dev --no-recovery --rounds --timeout'
+	'vdpactl-batch inject next-loop --|--dev --no-recovery --ring --rounds --timeout'
+	'vdpactl-batch inject packed-id-range --ring |packed split'
 	'vdpactl-batch inject next-loop --dev |batch0 stock0'
 )
 

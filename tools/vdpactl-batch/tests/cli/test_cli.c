@@ -250,6 +250,9 @@ static const struct cli_case cases[] = {
 	{ CMD_FAIL, "inject next-loop --dev vdpa5" }, /* the run failed */
 	{ CMD_FAIL, "inject next-loop --dev vdpa9" },
 	{ CMD_USAGE, "inject no-such-case --dev vdpa0" },
+	{ CMD_USAGE, "inject next-loop --dev vdpa0 --ring loop" },
+	{ 3, "inject packed-id-range --dev vdpa0 --ring packed" },
+	{ 3, "inject stress-reset --dev vdpa0 --ring p" },
 	/* load: skip-unchanged and trace */
 	{ CMD_OK, "load --count 30 --rounds 3 --dev vdpa0 --skip-unchanged" },
 	{ CMD_OK, "load --count 30 --rounds 3 --dev vdpa0 --skip --trace" },
