@@ -386,10 +386,17 @@ static int choose_iova_base(struct cvq_dev *d, size_t total, size_t page,
 			    uint64_t *base)
 {
 	struct vhost_vdpa_iova_range range = { .first = 0, .last = UINT64_MAX };
+	uint64_t first;
 
 	/* Older parents have no range: the whole space is usable. */
 	VHOST_IOCTL_QUIET(&d->vhost, VHOST_VDPA_GET_IOVA_RANGE, &range);
-	*base = (range.first + page - 1) & ~(uint64_t)(page - 1);
+	/*
+	 * Never IOVA 0: a virtio-pci device of QEMU's (behind vp_vdpa) takes
+	 * a descriptor area at 0 for a queue not set up and ignores its
+	 * kicks, which a split ring, whose table comes first, would hit.
+	 */
+	first = range.first < page ? page : range.first;
+	*base = (first + page - 1) & ~(uint64_t)(page - 1);
 	if (*base < range.first || range.last < *base ||
 	    range.last - *base < total - 1) {
 		pr_err("%s: IOVA range [0x%" PRIx64 ", 0x%" PRIx64
