@@ -75,10 +75,11 @@ CASES=(
 	'vdpactl-batch d c s |batch0 stock0 vnet0'
 	'vdpactl-batch load --dev |batch0 stock0'
 	'vdpactl-batch load --prof |mac mixed qemu vlan'
-	'vdpactl-batch load --count 30 --mode parallel --|--asid --cold --dev --kick --profile --ring-size --rounds --skip-unchanged --timeout --trace --wait'
-	'vdpactl-batch compare --dev batch0 --|--asid --baseline --cold --count --cpu --csv --dev --kick --profile --ring-size --rounds --timeout --wait'
+	'vdpactl-batch load --count 30 --mode parallel --|--asid --cold --dev --kick --profile --ring --ring-size --rounds --skip-unchanged --timeout --trace --wait'
+	'vdpactl-batch compare --dev batch0 --|--asid --baseline --cold --count --cpu --csv --dev --kick --profile --ring --ring-size --rounds --timeout --wait'
 	'vdpactl-batch compare --baseline |batch0 stock0'
 	'vdpactl-batch compare --kick |each once'
+	'vdpactl-batch load --ring |packed split'
 	'vdpactl-batch dev add name b1 mgmtdev |pci/0000:3b:00.2 vdpasim_batch vdpasim_net'
 	'vdpactl-batch dev add name b1 mgmtdev vdpasim_batch m|mac max_vqp mtu'
 	'vdpactl-batch dev set batch0 completion |batch immediate'
@@ -97,7 +98,8 @@ CASES=(
 	'vdpactl-batch dev batching batch0 completion |batch immediate'
 	'vdpactl-batch dev s |'
 	'vdpactl-batch inject |help list'
-	'vdpactl-batch inject next-loop --|--dev --no-recovery --rounds --timeout'
+	'vdpactl-batch inject next-loop --|--dev --no-recovery --ring --rounds --timeout'
+	'vdpactl-batch inject packed-id-range --ring |packed split'
 	'vdpactl-batch inject next-loop --dev |batch0 stock0'
 )
 

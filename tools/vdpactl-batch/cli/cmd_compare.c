@@ -513,6 +513,10 @@ static void print_table(struct output *o, const struct compare *c)
 	print_bool(o, PRINT_ANY, "asid", " asid %s", cfg->asid);
 	print_uint(o, PRINT_ANY, "ring_size", " ring %u",
 		   c->runs[0].info->ring_size);
+	/* Only when set, as cold: a split ring's keys stay as they were. */
+	if (cfg->ring != VQ_FORMAT_SPLIT)
+		print_string(o, PRINT_ANY, "ring", " %s",
+			     load_ring_names[cfg->ring]);
 	if (cfg->cold)
 		print_bool(o, PRINT_ANY, "cold", " cold %s", true);
 	print_text(o, "\n");
@@ -606,6 +610,10 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 		goto out;
 	if (c->args.csv && ctx->json) {
 		pr_err("compare: --csv and -j exclude each other");
+		status = CMD_USAGE;
+		goto out;
+	}
+	if (!load_args_valid("compare", &c->args)) {
 		status = CMD_USAGE;
 		goto out;
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/inject_print.h"
+#include "cli/load_cli.h"
 #include "cli/log.h"
 #include "cli/opt.h"
 #include "cli/vdpactl.h"
@@ -25,13 +26,17 @@ static void inject_usage(void)
 	fprintf(stderr,
 		"Usage: " PROG_NAME
 		" inject CASE [ --dev NAME ] [ --timeout MS ] [ --rounds R ]\n"
-		"                    [ --no-recovery ]\n"
+		"                    [ --ring { split | packed } ] [ --no-recovery ]\n"
 		"       " PROG_NAME " inject list\n"
 		"       " PROG_NAME " inject help\n"
 		"CASE: a case of \"inject list\" (a unique prefix will do).\n"
 		"NAME: a vdpa device bound to vhost_vdpa (default: the only one).\n"
 		"MS: longest wait for the device, 1..600000 (default 1000).\n"
 		"R: operations of a stress-* case, 1..100000 (default 20).\n"
+		"--ring: the CVQ's format. A case runs on the format its chains are\n"
+		"  built for (packed-*: packed; most others: split); the stress-*,\n"
+		"  config-*, features-* and mmap-* cases and the load after any case\n"
+		"  run on either. A case built for the other format does not apply.\n"
 		"Sets the device up like a load, injects, reports what the device\n"
 		"did and a verdict, then resets it and runs a normal load of 30\n"
 		"MAC_ADDR_SET (not with --no-recovery).\n"
@@ -97,6 +102,11 @@ int cmd_inject(struct vdpactl *ctx, int argc, char **argv)
 		  .value = &o.rounds,
 		  .min = 1,
 		  .max = INJECT_ROUNDS_MAX },
+		{ .name = "ring",
+		  .kind = OPT_CHOICE,
+		  .value = &o.ring,
+		  .choices = load_ring_names,
+		  .given = &o.ring_given },
 		{ .name = "no-recovery",
 		  .kind = OPT_FLAG,
 		  .value = &o.no_recovery },

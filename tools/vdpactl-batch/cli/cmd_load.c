@@ -185,6 +185,8 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 	if (!cmd_opts_ok(parse_load_args(&a, &flags, argc, argv), load_usage,
 			 &status))
 		return status;
+	if (!load_args_valid("load", &a))
+		return CMD_USAGE;
 	/* Its model of the device's state assumes loads back to back. */
 	if (a.cfg.cold && flags.skip_unchanged) {
 		pr_err("load: --cold and --skip-unchanged exclude each other (a cold load starts from the reset state)");

@@ -8,6 +8,7 @@
 
 #include "cli/load_cli.h"
 #include "cli/log.h"
+#include "lib/util.h"
 #include "lib/vring.h"
 
 const char *const load_mode_names[] = {
@@ -23,6 +24,11 @@ const char *const load_kick_names[] = {
 const char *const load_wait_names[] = {
 	[LOAD_WAIT_POLL] = "poll",
 	[LOAD_WAIT_CALL] = "call",
+	NULL,
+};
+const char *const load_ring_names[] = {
+	[VQ_FORMAT_SPLIT] = "split",
+	[VQ_FORMAT_PACKED] = "packed",
 	NULL,
 };
 
@@ -73,17 +79,33 @@ size_t load_common_opts(struct load_args *a, struct opt *opts)
 		  .value = &cfg->timeout_ms,
 		  .min = 1,
 		  .max = LOAD_TIMEOUT_MS_MAX },
+		{ .name = "ring",
+		  .kind = OPT_CHOICE,
+		  .value = &cfg->ring,
+		  .choices = load_ring_names },
 		{ .name = "ring-size",
 		  .kind = OPT_UINT,
 		  .value = &cfg->ring_size,
 		  .min = 2,
-		  .max = VQ_MAX_NUM,
-		  .power_of_2 = true },
+		  .max = VQ_MAX_NUM },
 		{ .name = "cold", .kind = OPT_FLAG, .value = &cfg->cold },
 	};
 
 	memcpy(opts, common, sizeof(common));
 	return LOAD_COMMON_OPTS;
+}
+
+bool load_args_valid(const char *cmd, const struct load_args *a)
+{
+	const struct load_config *cfg = &a->cfg;
+
+	if (cfg->ring == VQ_FORMAT_SPLIT && cfg->ring_size &&
+	    !is_power_of_2(cfg->ring_size)) {
+		pr_err("%s: --ring-size %u is not a power of 2, which a split ring needs (--ring packed takes any size)",
+		       cmd, cfg->ring_size);
+		return false;
+	}
+	return true;
 }
 
 static int list_targets(struct vdpactl *ctx, const struct load_args *a,

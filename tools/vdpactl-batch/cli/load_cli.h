@@ -11,25 +11,30 @@
 #include "load/load.h"
 
 #define LOAD_DEVS_MAX 16
-#define LOAD_COMMON_OPTS 9
+#define LOAD_COMMON_OPTS 10
 
 /* Option synopsis and limits both commands print in their help. */
 #define LOAD_COMMON_SYNOPSIS                                                         \
 	"                  [ --kick { each | once } ] [ --wait { poll | call } ]\n"  \
 	"                  [ --profile { mac | qemu | vlan | mixed } ] [ --asid ]\n" \
-	"                  [ --timeout MS ] [ --ring-size NUM ] [ --cold ]\n"
+	"                  [ --timeout MS ] [ --ring { split | packed } ]\n"         \
+	"                  [ --ring-size NUM ] [ --cold ]\n"
 
-#define LOAD_LIMITS                                                               \
-	"N: commands per load, 1..65536. R: loads, 1..1000000 (default 1000).\n"  \
-	"MS: longest wait for one completion, 1..600000 (default 1000).\n"        \
-	"NUM: CVQ size, a power of 2 up to the device's (default 64, as QEMU).\n" \
-	"--cold: every load starts the device from reset, as QEMU on VM start\n"  \
+#define LOAD_LIMITS                                                              \
+	"N: commands per load, 1..65536. R: loads, 1..1000000 (default 1000).\n" \
+	"MS: longest wait for one completion, 1..600000 (default 1000).\n"       \
+	"--ring: the CVQ's virtqueue format (default split); packed needs the\n" \
+	"  device to offer VIRTIO_F_RING_PACKED.\n"                              \
+	"NUM: CVQ size up to the device's (default 64, as QEMU); a power of 2\n" \
+	"  on a split ring.\n"                                                   \
+	"--cold: every load starts the device from reset, as QEMU on VM start\n" \
 	"  or migration in; timed from the reset to the data queues' enable.\n"
 
 /* Command-line spelling of the load enums; NULL-terminated. */
 extern const char *const load_mode_names[];
 extern const char *const load_kick_names[];
 extern const char *const load_wait_names[];
+extern const char *const load_ring_names[];
 
 struct load_args {
 	struct load_config cfg;
@@ -46,8 +51,14 @@ struct load_target {
 
 void load_args_init(struct load_args *a);
 
-/* Writes the shared options into @opts; returns how many (at most 9). */
+/* Writes the shared options into @opts; returns how many (at most 10). */
 size_t load_common_opts(struct load_args *a, struct opt *opts);
+
+/*
+ * What the options allow only together: false (printed, naming @cmd) for
+ * a split ring whose --ring-size is not a power of 2.
+ */
+bool load_args_valid(const char *cmd, const struct load_args *a);
 
 /*
  * The named devices, or every device bound to vhost_vdpa if none is named;

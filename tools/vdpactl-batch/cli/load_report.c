@@ -51,6 +51,10 @@ static void print_setup(struct output *o, const struct load_report *r)
 	print_uint(o, PRINT_ANY, "timeout_ms", " timeout_ms %u",
 		   cfg->timeout_ms);
 	print_uint(o, PRINT_ANY, "ring_size", " ring_size %u", info->ring_size);
+	/* Only when set, as cold: a split ring's keys stay as they were. */
+	if (cfg->ring != VQ_FORMAT_SPLIT)
+		print_string(o, PRINT_ANY, "ring", " ring %s",
+			     load_ring_names[cfg->ring]);
 	print_uint(o, PRINT_ANY, "ring_max", " ring_max %u", info->ring_max);
 	print_uint(o, PRINT_ANY, "batch_max", " batch_max %u", info->batch_max);
 	print_uint(o, PRINT_ANY, "cvq_index", " cvq_index %u", info->cvq_index);

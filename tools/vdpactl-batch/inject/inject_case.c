@@ -5,6 +5,7 @@
  * CVQ behaviour where the spec is silent); Documentation/bad-input.rst
  * lists what each device was seen to do.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "inject/inject_case.h"
@@ -16,6 +17,7 @@
 #define F_INDIRECT F(VIRTIO_RING_F_INDIRECT_DESC)
 #define F_MQ F(VIRTIO_NET_F_MQ)
 #define F_EVENT_IDX F(VIRTIO_RING_F_EVENT_IDX)
+#define F_PACKED F(VIRTIO_F_RING_PACKED)
 
 /* A chain of @shape carrying a MAC_ADDR_SET, indirect tables allowed. */
 #define RING(shape_) \
@@ -28,6 +30,11 @@
 #define CMD_WANT(payload_, want_)                                        \
 	.kind = KIND_RING, .shape = SHAPE_NORMAL, .payload = (payload_), \
 	.want = F_MAC_ADDR | (want_)
+
+/* Chains with @fault_ on a packed CVQ, after a lap of valid commands. */
+#define PACKED(fault_)                                                   \
+	.kind = KIND_PACKED, .packed = (fault_), .payload = PAYLOAD_MAC, \
+	.want = F_MAC_ADDR | F_PACKED, .need = F_PACKED
 
 #define RESET_RULE                                                                  \
 	"NEEDS_RESET (config interrupt); a chain given back has used len 0 and no " \
@@ -213,6 +220,28 @@ const struct inject_case inject_cases[] = {
 	  "(ack OK)",
 	  .kind = KIND_CONFIG_EARLY, .want = F_MAC_ADDR,
 	  .expect = EXPECT_ACCEPTED },
+	{ "packed-wrap-counter", "P1",
+	  "packed ring, after a lap: MAC_ADDR_SET at the next slot with the "
+	  "previous lap's bits (AVAIL = !wrap, USED = wrap), kicked; 200 ms "
+	  "later the same with this lap's",
+	  "ignored: not consumed, no used element, no ack, no NEEDS_RESET; "
+	  "then acked OK, used len 1, MAC updated",
+	  PACKED(PACKED_WRONG_WRAP), .expect = EXPECT_IGNORED },
+	{ "packed-flags-mismatch", "P2",
+	  "packed ring, after a lap: MAC_ADDR_SET at the next slot with AVAIL "
+	  "= USED = the wrap counter (a used element's bits)",
+	  "a driver error: " RESET_RULE "; MAC unchanged",
+	  PACKED(PACKED_FLAGS_MISMATCH), .expect = EXPECT_RESET },
+	{ "packed-id-reuse", "P3",
+	  "packed ring, after a lap: two chains made available together, the "
+	  "second (MAC_ADDR_SET) with the buffer id of the first, still in "
+	  "flight",
+	  "a driver error: " RESET_RULE " for the second; MAC unchanged",
+	  PACKED(PACKED_ID_REUSE), .expect = EXPECT_RESET },
+	{ "packed-id-range", "P4",
+	  "packed ring, after a lap: MAC_ADDR_SET with buffer id = queue size",
+	  "a driver error: " RESET_RULE "; MAC unchanged",
+	  PACKED(PACKED_ID_RANGE), .expect = EXPECT_RESET },
 	{ "stress-reset", "15",
 	  "SET_STATUS 0 with a batch in flight, then set-up again on the same fd",
 	  "no hang or warning; the new set-up serves a full batch",
@@ -236,6 +265,35 @@ const struct inject_case inject_cases[] = {
 };
 
 const unsigned int inject_case_count = ARRAY_SIZE(inject_cases);
+
+enum inject_rings inject_case_rings(const struct inject_case *c)
+{
+	switch (c->kind) {
+	case KIND_PACKED:
+		return INJECT_RINGS_PACKED;
+	case KIND_FEATURES:
+	case KIND_CONFIG:
+	case KIND_MMAP:
+	case KIND_STRESS:
+		return INJECT_RINGS_ANY;
+	default:
+		return INJECT_RINGS_SPLIT;
+	}
+}
+
+int inject_case_ring(const struct inject_case *c, bool given,
+		     enum vq_format asked, enum vq_format *ring)
+{
+	enum inject_rings rings = inject_case_rings(c);
+
+	*ring = rings == INJECT_RINGS_PACKED ? VQ_FORMAT_PACKED :
+					       VQ_FORMAT_SPLIT;
+	if (!given)
+		return 0;
+	if (rings == INJECT_RINGS_ANY)
+		*ring = asked;
+	return *ring == asked ? 0 : -EOPNOTSUPP;
+}
 
 const struct inject_case *inject_case_find(const char *name)
 {

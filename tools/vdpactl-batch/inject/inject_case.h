@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "inject/inject_ring.h"
+#include "lib/vring.h"
 
 /* How a case reaches the device. */
 enum inject_kind {
@@ -26,6 +27,20 @@ enum inject_kind {
 	KIND_MMAP, /* mmap of a notification area out of range */
 	KIND_CONFIG_EARLY, /* GET_CONFIG before features are negotiated */
 	KIND_IOTLB_SPLIT, /* a command over IOTLB maps of scattered pages */
+	KIND_PACKED, /* chains on a running packed control queue */
+};
+
+/* KIND_PACKED: the fault its chains carry (inject_ring_packed.c). */
+enum inject_packed_fault {
+	/* [cmd R][ack W] with AVAIL = !w, USED = w: the previous lap's */
+	PACKED_WRONG_WRAP,
+	/* [cmd R][ack W] with AVAIL = USED = w, a used element's bits */
+	PACKED_FLAGS_MISMATCH,
+	/* two valid chains, one batch, the second with the first's id */
+	PACKED_ID_REUSE,
+	/* a valid chain whose buffer id is the queue size */
+	PACKED_ID_RANGE,
+	PACKED_FAULT_COUNT
 };
 
 /* The command a ring case carries. */
@@ -51,6 +66,11 @@ enum inject_expect {
 	EXPECT_SURVIVES, /* completes or fails cleanly, then works again */
 	EXPECT_NOTIFY, /* each command acked OK, notified as the rule says */
 	EXPECT_ACCEPTED, /* every probe succeeds */
+	/*
+	 * The chain is not consumed (no used element, no ack, no
+	 * NEEDS_RESET); made available properly, it is served OK.
+	 */
+	EXPECT_IGNORED,
 };
 
 /* KIND_VRING_NUM sizes, KIND_CONFIG directions, KIND_STRESS operations. */
@@ -77,6 +97,7 @@ struct inject_case {
 	enum inject_kind kind;
 	enum inject_shape shape; /* KIND_RING */
 	enum inject_payload payload; /* KIND_RING */
+	enum inject_packed_fault packed; /* KIND_PACKED */
 	bool ok_first; /* a valid command ahead of it in the same batch */
 	uint64_t want; /* features asked for besides the required ones */
 	uint64_t need; /* features the device must offer, else not run */
@@ -85,6 +106,22 @@ struct inject_case {
 	enum inject_param param;
 	enum inject_expect expect;
 };
+
+/* The ring formats a case runs on. */
+enum inject_rings {
+	INJECT_RINGS_SPLIT, /* it builds split ring chains */
+	INJECT_RINGS_PACKED, /* it builds packed ring chains */
+	INJECT_RINGS_ANY, /* its ring only carries valid commands */
+};
+
+enum inject_rings inject_case_rings(const struct inject_case *c);
+
+/*
+ * The ring format @c runs on: its own, or @asked if @given and the case
+ * runs on any. -EOPNOTSUPP if @given names a format the case cannot use.
+ */
+int inject_case_ring(const struct inject_case *c, bool given,
+		     enum vq_format asked, enum vq_format *ring);
 
 extern const struct inject_case inject_cases[];
 extern const unsigned int inject_case_count;

@@ -47,12 +47,6 @@ const char *inject_shape_name(enum inject_shape shape)
 						   "unknown";
 }
 
-/* A buffer of the device's address space and where the tool sees it. */
-struct area {
-	uint64_t iova;
-	uint8_t *ptr;
-};
-
 static void set_desc(struct vring_desc *d, uint64_t addr, uint32_t len,
 		     uint16_t flags, uint16_t next)
 {
@@ -71,33 +65,33 @@ static int take_descs(struct inject_ring *r, unsigned int n, uint16_t *first)
 	return 0;
 }
 
-static int take_ro(struct inject_ring *r, size_t len, struct area *a)
+int inject_take_ro(struct inject_areas *a, size_t len, struct inject_area *out)
 {
-	size_t off = align_up(r->ro_used, INJECT_TABLE_ALIGN);
+	size_t off = align_up(a->ro_used, INJECT_TABLE_ALIGN);
 
-	if (off > r->ro_size || len > r->ro_size - off)
+	if (off > a->ro_size || len > a->ro_size - off)
 		return -ENOSPC;
-	r->ro_used = off + len;
-	a->iova = r->ro_iova + off;
-	a->ptr = r->ro + off;
+	a->ro_used = off + len;
+	out->iova = a->ro_iova + off;
+	out->ptr = a->ro + off;
 	return 0;
 }
 
-static int take_ack(struct inject_ring *r, struct area *a)
+int inject_take_ack(struct inject_areas *a, struct inject_area *out)
 {
-	if (r->ack_used >= r->ack_size)
+	if (a->ack_used >= a->ack_size)
 		return -ENOSPC;
-	a->iova = r->ack_iova + r->ack_used;
-	a->ptr = r->ack + r->ack_used++;
-	*a->ptr = CVQ_ACK_UNSET;
+	out->iova = a->ack_iova + a->ack_used;
+	out->ptr = a->ack + a->ack_used++;
+	*out->ptr = CVQ_ACK_UNSET;
 	return 0;
 }
 
 /* An indirect table of @n entries in the read-only area. */
-static int take_table(struct inject_ring *r, unsigned int n, struct area *a,
-		      struct vring_desc **table)
+static int take_table(struct inject_ring *r, unsigned int n,
+		      struct inject_area *a, struct vring_desc **table)
 {
-	int err = take_ro(r, n * DESC_BYTES, a);
+	int err = inject_take_ro(&r->areas, n * DESC_BYTES, a);
 
 	if (!err)
 		*table = (struct vring_desc *)(void *)a->ptr;
@@ -109,8 +103,8 @@ struct build {
 	struct inject_ring *r;
 	const uint8_t *cmd;
 	uint32_t cmd_len;
-	struct area cmd_area;
-	struct area ack_area;
+	struct inject_area cmd_area;
+	struct inject_area ack_area;
 	struct inject_chain *out;
 };
 
@@ -264,7 +258,7 @@ static int build_indirect(struct build *b, enum inject_shape shape,
 {
 	struct inject_ring *r = b->r;
 	struct vring_desc *d = r->desc, *t, *inner;
-	struct area ta, ia;
+	struct inject_area ta, ia;
 	unsigned int n_direct = 1, n_table = 2;
 	uint32_t table_len;
 	uint16_t h;
@@ -369,10 +363,10 @@ static bool is_indirect(enum inject_shape shape)
 static int build_ack_read_only(struct build *b, uint16_t *head)
 {
 	struct inject_ring *r = b->r;
-	struct area target;
+	struct inject_area target;
 	int err;
 
-	err = take_ro(r, 1, &target);
+	err = inject_take_ro(&r->areas, 1, &target);
 	if (!err)
 		err = build_direct(b, SHAPE_NORMAL, head);
 	if (err)
@@ -396,9 +390,9 @@ int inject_ring_build(struct inject_ring *r, enum inject_shape shape,
 	if ((unsigned int)shape >= SHAPE_COUNT || cmd_len < 2 ||
 	    (shape == SHAPE_SPLIT_HEADER && cmd_len < 3))
 		return -EINVAL;
-	err = take_ro(r, cmd_len, &b.cmd_area);
+	err = inject_take_ro(&r->areas, cmd_len, &b.cmd_area);
 	if (!err && shape != SHAPE_NO_ACK && shape != SHAPE_HEAD_RANGE)
-		err = take_ack(r, &b.ack_area);
+		err = inject_take_ack(&r->areas, &b.ack_area);
 	if (err)
 		return err;
 	memcpy(b.cmd_area.ptr, cmd, cmd_len);

@@ -43,15 +43,12 @@ enum inject_shape {
 };
 
 /*
- * The ring and memory a builder may use. @ro is device-readable only (the
- * command area; indirect tables go there too), @ack device-writable.
- * next_desc, ro_used and ack_used advance as chains are built.
+ * The memory the builders of either ring format put chains' buffers in.
+ * @ro is device-readable only (the command area; indirect tables go
+ * there too), @ack device-writable. ro_used and ack_used advance as
+ * chains are built.
  */
-struct inject_ring {
-	struct vring_desc *desc;
-	struct vring_avail *avail;
-	uint16_t num;
-	uint16_t avail_idx; /* next avail entry to fill */
+struct inject_areas {
 	uint8_t *ro;
 	uint64_t ro_iova;
 	size_t ro_size;
@@ -60,6 +57,27 @@ struct inject_ring {
 	uint64_t ack_iova;
 	size_t ack_size;
 	size_t ack_used;
+};
+
+/* A buffer of the device's address space and where the tool sees it. */
+struct inject_area {
+	uint64_t iova;
+	uint8_t *ptr;
+};
+
+/* @len bytes of the read-only area, INJECT_TABLE_ALIGN aligned; -ENOSPC. */
+int inject_take_ro(struct inject_areas *a, size_t len, struct inject_area *out);
+
+/* One byte of the ack area, preset to CVQ_ACK_UNSET; -ENOSPC. */
+int inject_take_ack(struct inject_areas *a, struct inject_area *out);
+
+/* The split ring and memory a builder may use; next_desc advances. */
+struct inject_ring {
+	struct vring_desc *desc;
+	struct vring_avail *avail;
+	uint16_t num;
+	uint16_t avail_idx; /* next avail entry to fill */
+	struct inject_areas areas;
 	uint64_t unmapped_iova; /* an IOVA nothing is mapped at */
 	/* A copy of the command the caller put over several IOTLB maps. */
 	uint64_t fragmented_iova;

@@ -23,10 +23,6 @@
 #include "lib/util.h"
 #include "load/load.h"
 
-/* After NEEDS_RESET, how long a chain may still take to come back. */
-#define INJECT_GRACE_MS 50
-/* How long a command must stay untouched before it may be served. */
-#define INJECT_HOLD_MS 200
 /* Commands of the load that proves the device works afterwards. */
 #define INJECT_RECOVERY_COUNT 30
 
@@ -77,6 +73,12 @@ static void check_applicable(struct inject_session *s)
 	uint64_t missing = s->c->need & ~s->dev.driver_features;
 	unsigned int bit;
 
+	if (s->ring_format == VQ_FORMAT_PACKED &&
+	    !(s->dev.driver_features & BIT_ULL(VIRTIO_F_RING_PACKED)))
+		return skip(
+			s, "%s",
+			"the device does not offer RING_PACKED, which a packed ring needs");
+
 	for (bit = 0; missing && bit < 64; bit++)
 		if (missing & BIT_ULL(bit))
 			return skip(s, "the device does not offer %s",
@@ -90,14 +92,16 @@ int inject_open(struct inject_session *s, unsigned int ring_size,
 		size_t cmd_bytes, size_t ack_bytes, bool driver_ok)
 {
 	const struct cvq_dev_layout layout = {
+		.format = s->ring_format,
 		.ring_size = ring_size,
 		.cmd_bytes = cmd_bytes,
 		.ack_bytes = ack_bytes,
 	};
 	int err;
 
-	err = cvq_dev_negotiate(&s->dev, s->o->chardev, s->c->want, false,
-				s->o->verbose);
+	err = cvq_dev_negotiate(&s->dev, s->o->chardev,
+				s->c->want | vq_format_features(s->ring_format),
+				false, s->o->verbose);
 	if (err)
 		return err;
 	s->dev_open = true;
@@ -125,7 +129,7 @@ void inject_close(struct inject_session *s)
 	s->fragmented_mem = NULL;
 }
 
-static int read_mac(struct inject_session *s, uint8_t mac[MAC_LEN])
+int inject_read_mac(struct inject_session *s, uint8_t mac[MAC_LEN])
 {
 	return vhost_vdpa_get_config(&s->dev.vhost,
 				     offsetof(struct virtio_net_config, mac),
@@ -141,12 +145,14 @@ static void ring_begin(struct inject_session *s)
 		.avail = d->ring_avail,
 		.num = (uint16_t)d->ring_size,
 		.avail_idx = s->used_base,
-		.ro = d->cmd_buf,
-		.ro_iova = d->cmd_iova,
-		.ro_size = INJECT_CMD_BYTES,
-		.ack = d->ack_buf,
-		.ack_iova = d->ack_iova,
-		.ack_size = INJECT_ACK_BYTES,
+		.areas = {
+			.ro = d->cmd_buf,
+			.ro_iova = d->cmd_iova,
+			.ro_size = INJECT_CMD_BYTES,
+			.ack = d->ack_buf,
+			.ack_iova = d->ack_iova,
+			.ack_size = INJECT_ACK_BYTES,
+		},
 		/* Past the last map, page-aligned: nothing is there. */
 		.unmapped_iova = d->iova_end + (1u << 20),
 		.fragmented_iova = s->fragmented_iova,
@@ -332,7 +338,7 @@ int inject_run_chains(struct inject_session *s)
 	uint32_t len;
 	int err;
 
-	o->mac_valid = !read_mac(s, o->mac_before);
+	o->mac_valid = !inject_read_mac(s, o->mac_before);
 	ring_begin(s);
 	if (c->ok_first) {
 		len = inject_payload_bytes(PAYLOAD_MAC, 0, cmd);
@@ -345,20 +351,20 @@ int inject_run_chains(struct inject_session *s)
 	err = build(s, c->shape, cmd, len);
 	if (err)
 		return err;
-	snapshot = malloc(s->ring.ro_used);
+	snapshot = malloc(s->ring.areas.ro_used);
 	if (!snapshot)
 		return pr_errno(ENOMEM, "%s: snapshot", s->o->devname);
-	memcpy(snapshot, s->ring.ro, s->ring.ro_used);
+	memcpy(snapshot, s->ring.areas.ro, s->ring.areas.ro_used);
 
 	inject_publish(s);
 	err = cvq_dev_kick(&s->dev);
 	if (!err) {
 		inject_wait_used(s, (uint16_t)o->n_chains, expects_reset(c));
 		inject_observe(s);
-		o->readable_written =
-			memcmp(snapshot, s->ring.ro, s->ring.ro_used) != 0;
+		o->readable_written = memcmp(snapshot, s->ring.areas.ro,
+					     s->ring.areas.ro_used) != 0;
 		if (o->mac_valid)
-			o->mac_valid = !read_mac(s, o->mac_after);
+			o->mac_valid = !inject_read_mac(s, o->mac_after);
 		expect_mac(s);
 	}
 	free(snapshot);
@@ -535,6 +541,7 @@ static void recover(struct inject_session *s)
 		.timeout_ms = s->o->timeout_ms,
 		.mode = LOAD_MODE_PARALLEL,
 		.profile = LOAD_PROFILE_MAC,
+		.ring = s->ring_format,
 	};
 	struct load_session *load;
 	uint64_t ns;
@@ -562,8 +569,10 @@ static void recover(struct inject_session *s)
 	o->recovery_ok = !err && o->reset_status == 0;
 	if (o->recovery_ok)
 		snprintf(o->recovery, sizeof(o->recovery),
-			 "ok: %u MAC_ADDR_SET parallel and serial",
-			 INJECT_RECOVERY_COUNT);
+			 "ok: %u MAC_ADDR_SET parallel and serial%s",
+			 INJECT_RECOVERY_COUNT,
+			 s->ring_format == VQ_FORMAT_PACKED ? " (packed ring)" :
+							      "");
 	else if (o->reset_status)
 		snprintf(o->recovery, sizeof(o->recovery),
 			 "status 0x%02x after SET_STATUS 0", o->reset_status);
@@ -586,6 +595,7 @@ static int (*const runners[])(struct inject_session *s) = {
 	[KIND_MMAP] = inject_run_mmap,
 	[KIND_CONFIG_EARLY] = inject_run_config_early,
 	[KIND_IOTLB_SPLIT] = inject_run_fragmented,
+	[KIND_PACKED] = inject_run_packed,
 };
 
 int inject_run(const struct inject_case *c, const struct inject_opts *o,
@@ -595,6 +605,17 @@ int inject_run(const struct inject_case *c, const struct inject_opts *o,
 	int err;
 
 	*obs = (struct inject_obs){ 0 };
+	if (inject_case_ring(c, o->ring_given, o->ring, &s.ring_format)) {
+		char why[INJECT_TEXT_LEN];
+
+		snprintf(
+			why, sizeof(why),
+			"the case builds %s ring chains; not run with --ring %s",
+			vq_format_name(s.ring_format), vq_format_name(o->ring));
+		skip(&s, "%s", why);
+		inject_verdict(c, obs);
+		return 0;
+	}
 	err = runners[c->kind](&s);
 	if (!err && !obs->skipped && !o->no_recovery)
 		recover(&s);

@@ -26,6 +26,11 @@
 #define INJECT_BASE_RING_NUM 64
 #define INJECT_BASE_AVAIL_IDX 0xffff
 
+/* After NEEDS_RESET, how long a chain may still take to come back. */
+#define INJECT_GRACE_MS 50
+/* How long a command must stay untouched before it may be served. */
+#define INJECT_HOLD_MS 200
+
 #define INJECT_DEFAULT_TIMEOUT_MS 1000
 #define INJECT_DEFAULT_ROUNDS 20
 #define INJECT_ROUNDS_MAX 100000
@@ -36,6 +41,9 @@ struct inject_opts {
 	unsigned int timeout_ms; /* longest wait for the device */
 	unsigned int rounds; /* KIND_STRESS: operations */
 	bool no_recovery; /* skip the reset and load afterwards */
+	/* The ring format asked for, if given; see inject_case_ring(). */
+	enum vq_format ring;
+	bool ring_given;
 	int verbose;
 };
 
@@ -46,6 +54,7 @@ struct inject_session {
 	struct inject_obs *obs;
 	struct cvq_dev dev;
 	bool dev_open;
+	enum vq_format ring_format; /* of the CVQ and the recovery load */
 	struct inject_ring ring;
 	uint16_t used_base; /* the used index the case's chains start at */
 	uint64_t fragmented_iova; /* KIND_IOTLB_SPLIT: the command's copy */
@@ -71,6 +80,7 @@ int inject_run_notify(struct inject_session *s);
 int inject_run_mmap(struct inject_session *s);
 int inject_run_config_early(struct inject_session *s);
 int inject_run_fragmented(struct inject_session *s);
+int inject_run_packed(struct inject_session *s);
 /* The bytes of @payload; @max_vqp for PAYLOAD_MQ_OVER_MAX. */
 uint32_t inject_payload_bytes(enum inject_payload payload, uint16_t max_vqp,
 			      uint8_t *buf);
@@ -87,6 +97,8 @@ int inject_open(struct inject_session *s, unsigned int ring_size,
 int inject_open_ring(struct inject_session *s, bool driver_ok);
 void inject_close(struct inject_session *s);
 int inject_status(struct inject_session *s, uint8_t *status);
+/* The config space's MAC. */
+int inject_read_mac(struct inject_session *s, uint8_t mac[MAC_LEN]);
 /* One valid MAC_ADDR_SET as the next chain of a fresh inject_ring. */
 int inject_add_command(struct inject_session *s);
 /*

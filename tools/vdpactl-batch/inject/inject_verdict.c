@@ -226,6 +226,15 @@ static bool check_untouched(struct inject_obs *o)
 	return check_served(o, false);
 }
 
+static bool check_ignored(struct inject_obs *o)
+{
+	if (o->early_touched)
+		return deviate(
+			o,
+			"the device took a chain with the previous lap's AVAIL/USED bits");
+	return check_served(o, false);
+}
+
 void inject_verdict(const struct inject_case *c, struct inject_obs *o)
 {
 	bool ok = false;
@@ -255,6 +264,9 @@ void inject_verdict(const struct inject_case *c, struct inject_obs *o)
 		break;
 	case EXPECT_UNTOUCHED:
 		ok = check_untouched(o);
+		break;
+	case EXPECT_IGNORED:
+		ok = check_ignored(o);
 		break;
 	case EXPECT_NOTIFY:
 		ok = check_notify(o);

@@ -238,7 +238,10 @@ static int choose_ring_size(struct cvq_dev *d, unsigned int requested)
 		d->ring_size = d->ring_max < CVQ_DEFAULT_RING_SIZE ?
 				       d->ring_max :
 				       CVQ_DEFAULT_RING_SIZE;
-	if (!is_power_of_2(d->ring_size) || d->ring_size < 2) {
+	/* A packed ring may have any size; a split one a power of 2. */
+	if ((d->ring_format == VQ_FORMAT_SPLIT &&
+	     !is_power_of_2(d->ring_size)) ||
+	    d->ring_size < 2 || d->ring_size > VQ_MAX_NUM) {
 		pr_err("%s: cannot use ring size %u (device maximum %u)",
 		       d->vhost.path, d->ring_size, d->ring_max);
 		return -EINVAL;
@@ -333,35 +336,33 @@ struct shm_plan {
 	size_t total;
 };
 
-/* desc table then avail ring: both written by the driver */
-static size_t data_driver_stride(unsigned int num)
+/* A data queue's share of PART_DATA_DRIVER or PART_DATA_DEVICE. */
+static size_t data_stride(const struct cvq_dev *d, enum vq_block block)
 {
-	return align_up(vq_desc_bytes(num) + vq_avail_bytes(num),
-			DATA_VQ_ALIGN);
-}
+	struct vq_layout l;
 
-static size_t data_device_stride(unsigned int num)
-{
-	return align_up(vq_used_bytes(num), DATA_VQ_ALIGN);
+	vq_layout(d->ring_format, d->data_ring_size, &l);
+	return align_up(l.block_bytes[block], DATA_VQ_ALIGN);
 }
 
 static void plan_shm(struct shm_plan *plan, const struct cvq_dev *d,
 		     const struct cvq_dev_layout *layout, size_t page)
 {
-	unsigned int num = d->ring_size, data_num = d->data_ring_size;
+	struct vq_layout cvq;
 	size_t want[PART_COUNT] = {
-		[PART_DRIVER] = vq_desc_bytes(num) + vq_avail_bytes(num),
-		[PART_DEVICE] = vq_used_bytes(num),
 		[PART_CMD] = layout->cmd_bytes,
 		[PART_ACK] = layout->ack_bytes,
 		[PART_DATA_DRIVER] =
-			d->n_data_vqs * data_driver_stride(data_num),
+			d->n_data_vqs * data_stride(d, VQ_BLOCK_DRIVER),
 		[PART_DATA_DEVICE] =
-			d->n_data_vqs * data_device_stride(data_num),
+			d->n_data_vqs * data_stride(d, VQ_BLOCK_DEVICE),
 	};
 	size_t offset = 0;
 	int part;
 
+	vq_layout(d->ring_format, d->ring_size, &cvq);
+	want[PART_DRIVER] = cvq.block_bytes[VQ_BLOCK_DRIVER];
+	want[PART_DEVICE] = cvq.block_bytes[VQ_BLOCK_DEVICE];
 	for (part = 0; part < PART_COUNT; part++) {
 		plan->offset[part] = offset;
 		if (part < CVQ_PARTS && !want[part])
@@ -385,10 +386,17 @@ static int choose_iova_base(struct cvq_dev *d, size_t total, size_t page,
 			    uint64_t *base)
 {
 	struct vhost_vdpa_iova_range range = { .first = 0, .last = UINT64_MAX };
+	uint64_t first;
 
 	/* Older parents have no range: the whole space is usable. */
 	VHOST_IOCTL_QUIET(&d->vhost, VHOST_VDPA_GET_IOVA_RANGE, &range);
-	*base = (range.first + page - 1) & ~(uint64_t)(page - 1);
+	/*
+	 * Never IOVA 0: a virtio-pci device of QEMU's (behind vp_vdpa) takes
+	 * a descriptor area at 0 for a queue not set up and ignores its
+	 * kicks, which a split ring, whose table comes first, would hit.
+	 */
+	first = range.first < page ? page : range.first;
+	*base = (first + page - 1) & ~(uint64_t)(page - 1);
 	if (*base < range.first || range.last < *base ||
 	    range.last - *base < total - 1) {
 		pr_err("%s: IOVA range [0x%" PRIx64 ", 0x%" PRIx64
@@ -479,16 +487,18 @@ static int setup_eventfd(struct cvq_dev *d, unsigned int index, int *fd,
 
 /*
  * The vring ioctls of one queue, in vhost_virtqueue_start()'s order less
- * the enable: size, base, addresses, kick and call eventfds.
+ * the enable: size, base (vq_base()'s encoding), addresses, kick and call
+ * eventfds.
  */
 static int setup_vq(struct cvq_dev *d, unsigned int index, unsigned int num,
-		    struct vhost_vring_addr *addr, int *kick_fd, int *call_fd)
+		    uint32_t base, struct vhost_vring_addr *addr, int *kick_fd,
+		    int *call_fd)
 {
 	struct vhost_vring_state state = { .index = index, .num = num };
 	int err;
 
 	err = VRING_IOCTL(d, index, VHOST_SET_VRING_NUM, &state);
-	state.num = 0;
+	state.num = base;
 	if (!err)
 		err = VRING_IOCTL(d, index, VHOST_SET_VRING_BASE, &state);
 	if (!err)
@@ -515,8 +525,8 @@ static int enable_vq(struct cvq_dev *d, unsigned int index)
 
 static int setup_cvq(struct cvq_dev *d)
 {
-	return setup_vq(d, d->cvq_index, d->ring_size, &d->vring_addr,
-			&d->kick_fd, &d->call_fd);
+	return setup_vq(d, d->cvq_index, d->ring_size, vq_base(&d->ring),
+			&d->vring_addr, &d->kick_fd, &d->call_fd);
 }
 
 /* The CVQ's vring ioctls, from SET_VRING_NUM to enabling the queue. */
@@ -531,37 +541,71 @@ static int program_vring(struct cvq_dev *d)
 static int init_ring(struct cvq_dev *d)
 {
 	unsigned int num = d->ring_size;
+	struct vq_layout l;
 	int err;
 
 	if (d->ring_ready)
 		vq_fini(&d->ring);
 	d->ring_ready = false;
-	memset(d->ring_used, 0, vq_used_bytes(num));
-	err = vq_init(&d->ring, num, d->ring_desc, d->ring_avail, d->ring_used);
+	/*
+	 * The block the device writes, which holds a packed ring's
+	 * descriptors: no lap's bits survive. The device area is in it.
+	 */
+	vq_layout(d->ring_format, num, &l);
+	memset((uint8_t *)d->ring_area_device - l.device.offset, 0,
+	       l.block_bytes[VQ_BLOCK_DEVICE]);
+	err = vq_init_format(&d->ring, d->ring_format, num, d->ring_area_desc,
+			     d->ring_area_driver, d->ring_area_device);
 	if (err)
-		return pr_errno(err, "%s: ring of %u entries", d->vhost.path,
-				num);
+		return pr_errno(err, "%s: %s ring of %u entries", d->vhost.path,
+				vq_format_name(d->ring_format), num);
+	vq_set_event_idx(&d->ring,
+			 d->driver_features & BIT_ULL(VIRTIO_RING_F_EVENT_IDX));
 	d->ring_ready = true;
 	return 0;
+}
+
+/* Where @area of a ring whose blocks start at @driver and @device is. */
+static uint64_t area_offset(const struct vq_area *area, uint64_t driver,
+			    uint64_t device)
+{
+	return (area->block == VQ_BLOCK_DRIVER ? driver : device) +
+	       area->offset;
+}
+
+/* A ring's VHOST_SET_VRING_ADDR, from where its two blocks are. */
+static struct vhost_vring_addr ring_addr(const struct vq_layout *l,
+					 unsigned int index, uint64_t driver,
+					 uint64_t device)
+{
+	return (struct vhost_vring_addr){
+		.index = index,
+		.desc_user_addr = area_offset(&l->desc, driver, device),
+		.avail_user_addr = area_offset(&l->driver, driver, device),
+		.used_user_addr = area_offset(&l->device, driver, device),
+	};
 }
 
 static int setup_vring(struct cvq_dev *d, const struct shm_plan *plan,
 		       uint64_t iova_base)
 {
 	uint8_t *base = d->shm.base;
-	size_t avail_off =
-		plan->offset[PART_DRIVER] + vq_desc_bytes(d->ring_size);
+	size_t driver = plan->offset[PART_DRIVER];
+	size_t device = plan->offset[PART_DEVICE];
+	struct vq_layout l;
 	int err;
 
-	d->vring_addr = (struct vhost_vring_addr){
-		.index = d->cvq_index,
-		.desc_user_addr = iova_base + plan->offset[PART_DRIVER],
-		.avail_user_addr = iova_base + avail_off,
-		.used_user_addr = iova_base + plan->offset[PART_DEVICE],
-	};
-	d->ring_desc = (struct vring_desc *)(base + plan->offset[PART_DRIVER]);
-	d->ring_avail = (struct vring_avail *)(base + avail_off);
-	d->ring_used = (struct vring_used *)(base + plan->offset[PART_DEVICE]);
+	vq_layout(d->ring_format, d->ring_size, &l);
+	d->vring_addr = ring_addr(&l, d->cvq_index, iova_base + driver,
+				  iova_base + device);
+	d->ring_area_desc = base + area_offset(&l.desc, driver, device);
+	d->ring_area_driver = base + area_offset(&l.driver, driver, device);
+	d->ring_area_device = base + area_offset(&l.device, driver, device);
+	if (d->ring_format == VQ_FORMAT_SPLIT) {
+		d->ring_desc = d->ring_area_desc;
+		d->ring_avail = d->ring_area_driver;
+		d->ring_used = d->ring_area_device;
+	}
 	err = init_ring(d);
 	if (!err)
 		err = program_vring(d);
@@ -575,7 +619,8 @@ static int plan_data_vqs(struct cvq_dev *d, unsigned int num)
 
 	if (!num)
 		return 0;
-	if (num > d->ring_max || !is_power_of_2(num)) {
+	if (num > d->ring_max || num > VQ_MAX_NUM ||
+	    (d->ring_format == VQ_FORMAT_SPLIT && !is_power_of_2(num))) {
 		pr_err("%s: cannot use data ring size %u (device maximum %u)",
 		       d->vhost.path, num, d->ring_max);
 		return -EINVAL;
@@ -594,21 +639,45 @@ static int plan_data_vqs(struct cvq_dev *d, unsigned int num)
 static void place_data_vqs(struct cvq_dev *d, const struct shm_plan *plan,
 			   uint64_t iova_base)
 {
-	size_t driver = data_driver_stride(d->data_ring_size);
-	size_t device = data_device_stride(d->data_ring_size);
+	size_t driver = data_stride(d, VQ_BLOCK_DRIVER);
+	size_t device = data_stride(d, VQ_BLOCK_DEVICE);
 	uint64_t driver_iova = iova_base + plan->offset[PART_DATA_DRIVER];
 	uint64_t device_iova = iova_base + plan->offset[PART_DATA_DEVICE];
+	struct vq_layout l;
 	unsigned int i;
 
-	/* The shm is zeroed: every avail and used index starts at 0. */
+	/*
+	 * The shm is zeroed: every split index starts at 0, and no packed
+	 * descriptor is available on the first lap.
+	 */
+	vq_layout(d->ring_format, d->data_ring_size, &l);
 	for (i = 0; i < d->n_data_vqs; i++)
-		d->data_vqs[i].addr = (struct vhost_vring_addr){
-			.index = i,
-			.desc_user_addr = driver_iova + i * driver,
-			.avail_user_addr = driver_iova + i * driver +
-					   vq_desc_bytes(d->data_ring_size),
-			.used_user_addr = device_iova + i * device,
-		};
+		d->data_vqs[i].addr = ring_addr(&l, i, driver_iova + i * driver,
+						device_iova + i * device);
+}
+
+/* The ring format asked for is the one the features say. */
+static int check_ring_format(struct cvq_dev *d, enum vq_format format)
+{
+	const uint64_t packed = BIT_ULL(VIRTIO_F_RING_PACKED);
+
+	d->ring_format = format;
+	if (format == VQ_FORMAT_PACKED && !(d->device_features & packed)) {
+		pr_err("%s: a packed ring needs VIRTIO_F_RING_PACKED (bit %d), which the device does not offer",
+		       d->vhost.path, VIRTIO_F_RING_PACKED);
+		return -ENOTSUP;
+	}
+	if (format == VQ_FORMAT_PACKED && !(d->driver_features & packed)) {
+		pr_err("%s: a packed ring without VIRTIO_F_RING_PACKED negotiated",
+		       d->vhost.path);
+		return -EINVAL;
+	}
+	if (format == VQ_FORMAT_SPLIT && (d->driver_features & packed)) {
+		pr_err("%s: a split ring with VIRTIO_F_RING_PACKED negotiated",
+		       d->vhost.path);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int cvq_dev_prepare(struct cvq_dev *d, const struct cvq_dev_layout *layout)
@@ -618,7 +687,9 @@ int cvq_dev_prepare(struct cvq_dev *d, const struct cvq_dev_layout *layout)
 	uint64_t iova_base;
 	int err;
 
-	err = choose_ring_size(d, layout->ring_size);
+	err = check_ring_format(d, layout->format);
+	if (!err)
+		err = choose_ring_size(d, layout->ring_size);
 	if (!err)
 		err = plan_data_vqs(d, layout->data_ring_size);
 	if (err)
@@ -647,10 +718,10 @@ int cvq_dev_prepare(struct cvq_dev *d, const struct cvq_dev_layout *layout)
 	if (err)
 		return err;
 	pr_verbose(d->vhost.verbose, 1,
-		   "%s: cvq %u ring %u (max %u) asid %" PRIu32
+		   "%s: cvq %u %s ring %u (max %u) asid %" PRIu32
 		   " iova 0x%" PRIx64 "+0x%zx",
-		   d->vhost.path, d->cvq_index, d->ring_size, d->ring_max,
-		   d->asid, iova_base, plan.total);
+		   d->vhost.path, d->cvq_index, vq_format_name(d->ring_format),
+		   d->ring_size, d->ring_max, d->asid, iova_base, plan.total);
 	return 0;
 }
 
@@ -702,8 +773,9 @@ static int setup_data_vqs(struct cvq_dev *d)
 	int err = 0;
 
 	for (i = 0; !err && i < d->n_data_vqs; i++)
-		err = setup_vq(d, i, d->data_ring_size, &d->data_vqs[i].addr,
-			       &d->data_vqs[i].kick_fd,
+		err = setup_vq(d, i, d->data_ring_size,
+			       vq_fresh_base(d->ring_format),
+			       &d->data_vqs[i].addr, &d->data_vqs[i].kick_fd,
 			       &d->data_vqs[i].call_fd);
 	return err;
 }

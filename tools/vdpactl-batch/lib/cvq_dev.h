@@ -26,6 +26,11 @@
 #define CVQ_DEV_MAPS 6
 
 struct cvq_dev_layout {
+	/*
+	 * The CVQ's ring format, and the data queues' with it. Packed needs
+	 * vq_format_features() among cvq_dev_negotiate()'s @wanted.
+	 */
+	enum vq_format format;
 	unsigned int ring_size; /* 0: CVQ_DEFAULT_RING_SIZE or device max */
 	size_t cmd_bytes; /* device-readable command buffer */
 	size_t ack_bytes; /* device-writable ack buffer */
@@ -61,6 +66,10 @@ struct cvq_dev {
 	unsigned int n_cvq_maps; /* maps[0..n_cvq_maps) are in d->asid */
 	uint64_t iova_end; /* first IOVA past the maps */
 	struct vhost_vring_addr vring_addr;
+	enum vq_format ring_format;
+	/* The CVQ's areas: desc, driver (avail) and device (used). */
+	void *ring_area_desc, *ring_area_driver, *ring_area_device;
+	/* Split only (NULL on a packed ring): the same areas, typed. */
 	struct vring_desc *ring_desc;
 	struct vring_avail *ring_avail;
 	struct vring_used *ring_used;
@@ -85,7 +94,11 @@ struct cvq_dev {
 int cvq_dev_negotiate(struct cvq_dev *d, const char *chardev, uint64_t wanted,
 		      bool want_asid, int verbose);
 
-/* Allocates, maps and enables the CVQ, then sets DRIVER_OK. */
+/*
+ * Allocates, maps and enables the CVQ, then sets DRIVER_OK. A packed
+ * layout fails (-ENOTSUP, printed) unless RING_PACKED was negotiated,
+ * a split one if it was.
+ */
 int cvq_dev_start(struct cvq_dev *d, const struct cvq_dev_layout *layout);
 
 /* cvq_dev_start() in two steps: all but DRIVER_OK, then DRIVER_OK. */
@@ -120,7 +133,8 @@ int cvq_dev_unmap(struct cvq_dev *d);
 int cvq_dev_remap(struct cvq_dev *d);
 
 /*
- * Before DRIVER_OK, after VHOST_SET_VRING_BASE to @idx: starts the ring's
+ * Split rings only. Before DRIVER_OK, after VHOST_SET_VRING_BASE to @idx:
+ * starts the ring's
  * avail and used indices (in memory and in the driver's bookkeeping) at
  * @idx instead of 0.
  */

@@ -490,13 +490,15 @@ int load_session_open(struct load_session **session, const char *devname,
 	};
 
 	err = cvq_dev_negotiate(&s->dev, chardev,
-				profile_wanted_features(cfg->profile),
+				profile_wanted_features(cfg->profile) |
+					vq_format_features(cfg->ring),
 				cfg->asid, verbose);
 	if (err) {
 		free(s);
 		return err;
 	}
 	layout = (struct cvq_dev_layout){
+		.format = cfg->ring,
 		.ring_size = cfg->ring_size,
 		.ack_bytes = cfg->count,
 		.own_asid = cfg->asid,

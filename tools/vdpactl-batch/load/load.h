@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "lib/strparse.h"
+#include "lib/vring.h"
 #include "load/profile.h"
 
 /* Limits enforced on the command line and documented in its help. */
@@ -42,6 +43,7 @@ struct load_config {
 	unsigned int rounds; /* loads */
 	unsigned int timeout_ms; /* longest wait for one completion */
 	unsigned int ring_size; /* 0: the default */
+	enum vq_format ring; /* the CVQ's (and a cold load's data rings') */
 	enum load_mode mode;
 	enum load_kick kick;
 	enum load_wait wait;

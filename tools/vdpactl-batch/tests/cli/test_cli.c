@@ -72,6 +72,13 @@ static const struct cli_case cases[] = {
 	{ CMD_USAGE, "load --count 30 --timeout 600001 --dev vdpa0" },
 	{ CMD_USAGE, "load --count 30 --ring-size 48 --dev vdpa0" },
 	{ CMD_USAGE, "load --count 30 --ring-size 65536 --dev vdpa0" },
+	{ CMD_USAGE, "load --count 30 --ring loop --dev vdpa0" },
+	{ CMD_USAGE,
+	  "load --count 30 --ring split --ring-size 48 --dev vdpa0" },
+	{ CMD_USAGE, "compare --count 30 --ring-size 48 --dev vdpa0" },
+	{ CMD_OK, "load --count 30 --ring packed --ring-size 48 --dev vdpa0" },
+	{ CMD_OK, "load --count 30 --ring p --dev vdpa0" },
+	{ CMD_OK, "compare --count 30 --rounds 3 --ring packed --dev vdpa0" },
 	{ CMD_USAGE, "load --count 30 --asid=yes --dev vdpa0" },
 	{ CMD_USAGE, "load --count 30 --count 31 --dev vdpa0" },
 	{ CMD_USAGE, "load --count 30 extra --dev vdpa0" },
@@ -243,6 +250,9 @@ static const struct cli_case cases[] = {
 	{ CMD_FAIL, "inject next-loop --dev vdpa5" }, /* the run failed */
 	{ CMD_FAIL, "inject next-loop --dev vdpa9" },
 	{ CMD_USAGE, "inject no-such-case --dev vdpa0" },
+	{ CMD_USAGE, "inject next-loop --dev vdpa0 --ring loop" },
+	{ 3, "inject packed-id-range --dev vdpa0 --ring packed" },
+	{ 3, "inject stress-reset --dev vdpa0 --ring p" },
 	/* load: skip-unchanged and trace */
 	{ CMD_OK, "load --count 30 --rounds 3 --dev vdpa0 --skip-unchanged" },
 	{ CMD_OK, "load --count 30 --rounds 3 --dev vdpa0 --skip --trace" },
@@ -404,7 +414,8 @@ static void ambiguous_prefixes_list_candidates(void **state)
 	assert_int_equal(run_cli_io(*state, "load --count 30 --r 5 --dev vdpa0",
 				    &out, &err),
 			 CMD_USAGE);
-	expect_contains(err, "ambiguous option \"--r\": --rounds, --ring-size");
+	expect_contains(
+		err, "ambiguous option \"--r\": --rounds, --ring, --ring-size");
 	free(out);
 	free(err);
 
@@ -722,6 +733,50 @@ static void compare_cold_columns(void **state)
 	free(out);
 }
 
+/* A packed ring is named in both reports; a split one adds no key. */
+static void ring_format_is_reported(void **state)
+{
+	char *out, *err;
+
+	assert_int_equal(run_cli(*state,
+				 "load --count 30 --rounds 2 --ring packed "
+				 "--ring-size 48 --dev vdpa0",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, " ring_size 48 ring packed ");
+	free(out);
+	assert_int_equal(run_cli(*state,
+				 "-j load --count 30 --rounds 2 --ring packed "
+				 "--dev vdpa0",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "\"ring_size\":64,\"ring\":\"packed\",");
+	free(out);
+	assert_int_equal(
+		run_cli(*state,
+			"-j compare --count 30 --rounds 3 --ring packed "
+			"--dev vdpa0",
+			&out),
+		CMD_OK);
+	expect_contains(out, "\"ring_size\":64,\"ring\":\"packed\",");
+	free(out);
+	assert_int_equal(run_cli(*state,
+				 "-j load --count 30 --rounds 2 --ring split "
+				 "--dev vdpa0",
+				 &out),
+			 CMD_OK);
+	assert_null(strstr(out, "\"ring\""));
+	free(out);
+	assert_int_equal(
+		run_cli_io(*state, "load --count 30 --ring-size 24 --dev vdpa0",
+			   &out, &err),
+		CMD_USAGE);
+	expect_contains(err, "load: --ring-size 24 is not a power of 2, which "
+			     "a split ring needs");
+	free(out);
+	free(err);
+}
+
 static void compare_baseline_and_cpu(void **state)
 {
 	char *out;
@@ -905,6 +960,7 @@ int main(void)
 		cmocka_unit_test(compare_table_csv_and_json),
 		cmocka_unit_test(compare_refuses_unlike_devices),
 		cmocka_unit_test(compare_cold_columns),
+		cmocka_unit_test(ring_format_is_reported),
 		cmocka_unit_test(compare_baseline_and_cpu),
 		cmocka_unit_test(iproute2_shaped_output),
 		cmocka_unit_test(module_state_and_stats),

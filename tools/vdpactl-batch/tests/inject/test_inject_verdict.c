@@ -290,6 +290,89 @@ static void test_vring_base_expects_both_served(void **state)
 	assert_false(o.ok);
 }
 
+/* The packed cases: each needs RING_PACKED and states its verdict. */
+static void test_packed_cases(void **state)
+{
+	static const struct {
+		const char *name;
+		enum inject_packed_fault fault;
+		enum inject_expect expect;
+	} want[] = {
+		{ "packed-wrap-counter", PACKED_WRONG_WRAP, EXPECT_IGNORED },
+		{ "packed-flags-mismatch", PACKED_FLAGS_MISMATCH,
+		  EXPECT_RESET },
+		{ "packed-id-reuse", PACKED_ID_REUSE, EXPECT_RESET },
+		{ "packed-id-range", PACKED_ID_RANGE, EXPECT_RESET },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		const struct inject_case *c = find(want[i].name);
+
+		assert_int_equal(c->kind, KIND_PACKED);
+		assert_int_equal(c->packed, want[i].fault);
+		assert_int_equal(c->expect, want[i].expect);
+		assert_true(c->need & BIT_ULL(VIRTIO_F_RING_PACKED));
+		assert_true(c->want & BIT_ULL(VIRTIO_F_RING_PACKED));
+		assert_int_equal(inject_case_rings(c), INJECT_RINGS_PACKED);
+	}
+}
+
+/* Taken before it was made available properly: not ignored. */
+static void test_ignored(void **state)
+{
+	const struct inject_case *c = find("packed-wrap-counter");
+	struct inject_obs o = served(1, 1, VIRTIO_NET_OK);
+
+	(void)state;
+	inject_verdict(c, &o);
+	assert_true(o.ok);
+	o.early_touched = true;
+	inject_verdict(c, &o);
+	assert_false(o.ok);
+	assert_non_null(strstr(o.verdict, "previous lap"));
+	/* Ignored, then not served when made available: also wrong. */
+	o = served(1, 1, VIRTIO_NET_OK);
+	o.chain[0].completed = false;
+	inject_verdict(c, &o);
+	assert_false(o.ok);
+	o = served(1, 1, VIRTIO_NET_OK);
+	o.needs_reset = true;
+	inject_verdict(c, &o);
+	assert_false(o.ok);
+}
+
+/* A packed case on its own ring; --ring picks only for the neutral. */
+static void test_ring_of_a_case(void **state)
+{
+	enum vq_format ring;
+
+	(void)state;
+	assert_int_equal(inject_case_ring(find("packed-id-range"), false,
+					  VQ_FORMAT_SPLIT, &ring),
+			 0);
+	assert_int_equal(ring, VQ_FORMAT_PACKED);
+	assert_int_equal(inject_case_ring(find("packed-id-range"), true,
+					  VQ_FORMAT_SPLIT, &ring),
+			 -EOPNOTSUPP);
+	assert_int_equal(inject_case_ring(find("next-loop"), false,
+					  VQ_FORMAT_SPLIT, &ring),
+			 0);
+	assert_int_equal(ring, VQ_FORMAT_SPLIT);
+	assert_int_equal(inject_case_ring(find("next-loop"), true,
+					  VQ_FORMAT_PACKED, &ring),
+			 -EOPNOTSUPP);
+	assert_int_equal(inject_case_ring(find("stress-reset"), true,
+					  VQ_FORMAT_PACKED, &ring),
+			 0);
+	assert_int_equal(ring, VQ_FORMAT_PACKED);
+	assert_int_equal(inject_case_ring(find("config-get-range"), false,
+					  VQ_FORMAT_PACKED, &ring),
+			 0);
+	assert_int_equal(ring, VQ_FORMAT_SPLIT);
+}
+
 static void test_skip_and_recovery(void **state)
 {
 	const struct inject_case *c = find("chain-num");
@@ -325,6 +408,9 @@ int main(void)
 		cmocka_unit_test(test_accepted),
 		cmocka_unit_test(test_vring_base_expects_both_served),
 		cmocka_unit_test(test_skip_and_recovery),
+		cmocka_unit_test(test_packed_cases),
+		cmocka_unit_test(test_ignored),
+		cmocka_unit_test(test_ring_of_a_case),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,7 +35,10 @@ struct fake_state {
 	struct cvq_dev *d;
 	struct fake_config cfg;
 	struct fake_stats stats;
-	uint16_t last_avail, used_idx;
+	uint16_t last_avail, used_idx; /* split */
+	/* packed: where the device reads and writes next, and their laps */
+	uint16_t avail_pos, used_pos;
+	bool avail_wrap, used_wrap;
 	void *ring_mem;
 	bool data_enabled; /* since the last stop */
 };
@@ -76,6 +79,34 @@ static void publish_used(uint16_t id, uint32_t len, uint16_t advance)
 		eventfd_write(dev.d->call_fd, 1);
 }
 
+/*
+ * Executes a command (counts it, writes its ack) as the configured mode
+ * says; false if the chain is not to be completed.
+ */
+static bool answer(const uint8_t *hdr, uint8_t *ack_byte)
+{
+	if (hdr[0] < ARRAY_SIZE(dev.stats.by_class))
+		dev.stats.by_class[hdr[0]]++;
+	if (dev.cfg.delay_ms)
+		sleep_ms(dev.cfg.delay_ms);
+	switch (dev.cfg.mode) {
+	case FAKE_SILENT:
+		return false;
+	case FAKE_NEEDS_RESET:
+		__atomic_or_fetch(&dev.status, VIRTIO_CONFIG_S_NEEDS_RESET,
+				  __ATOMIC_SEQ_CST);
+		return false;
+	case FAKE_ERR:
+		*ack_byte = VIRTIO_NET_ERR;
+		break;
+	default:
+		*ack_byte = VIRTIO_NET_OK;
+		break;
+	}
+	dev.stats.served++;
+	return true;
+}
+
 /* Serves the chain at avail entry dev.last_avail. */
 static void serve_one(void)
 {
@@ -91,49 +122,105 @@ static void serve_one(void)
 
 	dev.last_avail++;
 	dev.stats.taken++;
-	if (hdr[0] < ARRAY_SIZE(dev.stats.by_class))
-		dev.stats.by_class[hdr[0]]++;
-	if (dev.cfg.delay_ms)
-		sleep_ms(dev.cfg.delay_ms);
-	switch (dev.cfg.mode) {
-	case FAKE_SILENT:
-		return;
-	case FAKE_NEEDS_RESET:
-		__atomic_or_fetch(&dev.status, VIRTIO_CONFIG_S_NEEDS_RESET,
-				  __ATOMIC_SEQ_CST);
-		return;
-	case FAKE_ERR:
-		*ack_byte = VIRTIO_NET_ERR;
-		break;
-	default:
-		*ack_byte = VIRTIO_NET_OK;
-		break;
+	if (answer(hdr, ack_byte))
+		publish_used(head, dev.cfg.mode == FAKE_BAD_LEN ? 0 : 1,
+			     dev.cfg.mode == FAKE_IDX_JUMP ? 2 : 1);
+}
+
+#define F_AVAIL (1u << VRING_PACKED_DESC_F_AVAIL)
+#define F_USED (1u << VRING_PACKED_DESC_F_USED)
+
+static void packed_advance(uint16_t *pos, bool *wrap, unsigned int n)
+{
+	unsigned int num = dev.d->ring_size;
+
+	*pos = (uint16_t)(*pos + n);
+	if (*pos >= num) {
+		*pos = (uint16_t)(*pos - num);
+		*wrap = !*wrap;
 	}
-	dev.stats.served++;
-	publish_used(head, dev.cfg.mode == FAKE_BAD_LEN ? 0 : 1,
-		     dev.cfg.mode == FAKE_IDX_JUMP ? 2 : 1);
+}
+
+/* Is the slot the device reads next available, on the device's lap? */
+static bool packed_avail(void)
+{
+	const struct vring_packed_desc *d =
+		&((const struct vring_packed_desc *)
+			  dev.d->ring_area_desc)[dev.avail_pos];
+	/* Acquire: the chain is read after the head's flags. */
+	uint16_t flags = le16toh(__atomic_load_n(&d->flags, __ATOMIC_ACQUIRE));
+
+	return !!(flags & F_AVAIL) == dev.avail_wrap &&
+	       !!(flags & F_USED) != dev.avail_wrap;
+}
+
+/* The packed chain at dev.avail_pos: [cmd R][ack W], as the CVQ adds. */
+static void serve_one_packed(void)
+{
+	struct vring_packed_desc *ring = dev.d->ring_area_desc;
+	const struct vring_packed_desc *cmd = &ring[dev.avail_pos];
+	uint16_t ack_pos = dev.avail_pos, id;
+	bool ack_wrap = dev.avail_wrap;
+	const struct vring_packed_desc *ack;
+	struct vring_packed_desc *used;
+	uint16_t flags;
+
+	packed_advance(&ack_pos, &ack_wrap, 1);
+	ack = &ring[ack_pos];
+	packed_advance(&dev.avail_pos, &dev.avail_wrap, 2);
+	/* The buffer id is the last descriptor's. */
+	id = le16toh(ack->id);
+	dev.stats.taken++;
+	if (!answer(dev_ptr(le64toh(cmd->addr)), dev_ptr(le64toh(ack->addr))))
+		return;
+	if (dev.cfg.mode == FAKE_IDX_JUMP)
+		id = (uint16_t)dev.d->ring_size; /* no such buffer */
+	used = &ring[dev.used_pos];
+	used->id = htole16(id);
+	used->len = htole32(dev.cfg.mode == FAKE_BAD_LEN ? 0 : 1);
+	flags = dev.used_wrap ? F_AVAIL | F_USED : 0;
+	/* Release: id and len are visible before the flags hand it back. */
+	__atomic_store_n(&used->flags, htole16(flags), __ATOMIC_RELEASE);
+	packed_advance(&dev.used_pos, &dev.used_wrap, 2);
+	if (dev.cfg.notify)
+		eventfd_write(dev.d->call_fd, 1);
+}
+
+/* Serves what the driver made available; false if there was nothing. */
+static bool serve_available(void)
+{
+	uint16_t avail;
+
+	if (dev.d->ring_format == VQ_FORMAT_PACKED) {
+		if (!packed_avail())
+			return false;
+		dev.stats.batches_seen++;
+		while (packed_avail() &&
+		       !__atomic_load_n(&dev.stop, __ATOMIC_ACQUIRE))
+			serve_one_packed();
+		return true;
+	}
+	/* Acquire: the ring entries are read after the index. */
+	avail = le16toh(
+		__atomic_load_n(&dev.d->ring_avail->idx, __ATOMIC_ACQUIRE));
+	if (avail == dev.last_avail)
+		return false;
+	dev.stats.batches_seen++;
+	while (dev.last_avail != avail &&
+	       !__atomic_load_n(&dev.stop, __ATOMIC_ACQUIRE))
+		serve_one();
+	return true;
 }
 
 static void *device_thread(void *arg)
 {
 	struct pollfd pfd = { .fd = dev.d->kick_fd, .events = POLLIN };
 	eventfd_t kicks;
-	uint16_t avail;
 
 	(void)arg;
 	while (!__atomic_load_n(&dev.stop, __ATOMIC_ACQUIRE)) {
-		/* Acquire: the ring entries are read after the index. */
-		avail = le16toh(__atomic_load_n(&dev.d->ring_avail->idx,
-						__ATOMIC_ACQUIRE));
-		if (avail == dev.last_avail) {
-			if (poll(&pfd, 1, 1) > 0)
-				eventfd_read(dev.d->kick_fd, &kicks);
-			continue;
-		}
-		dev.stats.batches_seen++;
-		while (dev.last_avail != avail &&
-		       !__atomic_load_n(&dev.stop, __ATOMIC_ACQUIRE))
-			serve_one();
+		if (!serve_available() && poll(&pfd, 1, 1) > 0)
+			eventfd_read(dev.d->kick_fd, &kicks);
 	}
 	return NULL;
 }
@@ -161,39 +248,73 @@ static size_t align64(size_t n)
 	return (n + 63) & ~(size_t)63;
 }
 
+/* A fresh ring in @d's areas, and the device's side of it. */
+static int init_ring(struct cvq_dev *d)
+{
+	struct vq_layout l;
+
+	/* The device block (the device area is in it) starts zeroed. */
+	vq_layout(d->ring_format, d->ring_size, &l);
+	memset((uint8_t *)d->ring_area_device - l.device.offset, 0,
+	       l.block_bytes[VQ_BLOCK_DEVICE]);
+	dev.last_avail = dev.used_idx = 0;
+	dev.avail_pos = dev.used_pos = 0;
+	dev.avail_wrap = dev.used_wrap = true;
+	return vq_init_format(&d->ring, d->ring_format, d->ring_size,
+			      d->ring_area_desc, d->ring_area_driver,
+			      d->ring_area_device);
+}
+
+/* Where area @a is, the blocks starting at @base. */
+static void *area_at(uint8_t *const base[2], const struct vq_area *a)
+{
+	return base[a->block] + a->offset;
+}
+
 int fake_device_attach(struct cvq_dev *d, const struct cvq_dev_layout *l)
 {
 	unsigned int num = l->ring_size ? l->ring_size : CVQ_DEFAULT_RING_SIZE;
-	size_t desc = align64(vq_desc_bytes(num));
-	size_t avail = align64(vq_avail_bytes(num));
-	size_t used = align64(vq_used_bytes(num));
 	size_t cmd = align64(l->cmd_bytes ? l->cmd_bytes : 1);
 	size_t ack = align64(l->ack_bytes ? l->ack_bytes : 1);
-	uint8_t *mem;
+	size_t driver, device;
+	struct vq_layout ring;
+	uint8_t *mem, *block[2];
 	int err;
 
-	if (num > FAKE_RING_MAX || !is_power_of_2(num))
+	if (num > FAKE_RING_MAX ||
+	    (l->format == VQ_FORMAT_SPLIT && !is_power_of_2(num)))
 		return -EINVAL;
-	mem = aligned_alloc(64, desc + avail + used + cmd + ack);
+	vq_layout(l->format, num, &ring);
+	driver = align64(ring.block_bytes[VQ_BLOCK_DRIVER]);
+	device = align64(ring.block_bytes[VQ_BLOCK_DEVICE]);
+	mem = aligned_alloc(64, driver + device + cmd + ack);
 	if (!mem)
 		return -ENOMEM;
-	memset(mem, 0, desc + avail + used + cmd + ack);
+	memset(mem, 0, driver + device + cmd + ack);
 	dev = (struct fake_state){ .d = d,
 				   .cfg = fake_config,
 				   .ring_mem = mem };
 	dev.status = VIRTIO_CONFIG_S_ACKNOWLEDGE | VIRTIO_CONFIG_S_DRIVER |
 		     VIRTIO_CONFIG_S_FEATURES_OK | VIRTIO_CONFIG_S_DRIVER_OK;
 	d->ring_size = num;
-	d->ring_desc = (struct vring_desc *)mem;
-	d->ring_avail = (struct vring_avail *)(mem + desc);
-	d->ring_used = (struct vring_used *)(mem + desc + avail);
-	d->cmd_buf = mem + desc + avail + used;
+	d->ring_format = l->format;
+	block[VQ_BLOCK_DRIVER] = mem;
+	block[VQ_BLOCK_DEVICE] = mem + driver;
+	d->ring_area_desc = area_at(block, &ring.desc);
+	d->ring_area_driver = area_at(block, &ring.driver);
+	d->ring_area_device = area_at(block, &ring.device);
+	if (l->format == VQ_FORMAT_SPLIT) {
+		d->ring_desc = d->ring_area_desc;
+		d->ring_avail = d->ring_area_driver;
+		d->ring_used = d->ring_area_device;
+	}
+	d->cmd_buf = mem + driver + device;
 	d->cmd_iova = (uint64_t)(uintptr_t)d->cmd_buf;
 	d->ack_buf = d->cmd_buf + cmd;
 	d->ack_iova = (uint64_t)(uintptr_t)d->ack_buf;
 	d->kick_fd = eventfd(0, EFD_NONBLOCK);
 	d->call_fd = eventfd(0, EFD_NONBLOCK);
-	err = vq_init(&d->ring, num, d->ring_desc, d->ring_avail, d->ring_used);
+	err = init_ring(d);
 	if (err || d->kick_fd < 0 || d->call_fd < 0)
 		return err ? err : -EMFILE;
 	d->ring_ready = true;
@@ -260,7 +381,8 @@ int cvq_dev_negotiate(struct cvq_dev *d, const char *chardev, uint64_t wanted,
 				 BIT_ULL(VIRTIO_NET_F_CTRL_VQ) |
 				 BIT_ULL(VIRTIO_NET_F_CTRL_RX) |
 				 BIT_ULL(VIRTIO_NET_F_CTRL_VLAN) |
-				 BIT_ULL(VIRTIO_NET_F_CTRL_MAC_ADDR);
+				 BIT_ULL(VIRTIO_NET_F_CTRL_MAC_ADDR) |
+				 BIT_ULL(VIRTIO_F_RING_PACKED);
 
 	(void)verbose;
 	*d = (struct cvq_dev){ .kick_fd = -1, .call_fd = -1 };
@@ -318,12 +440,9 @@ int cvq_dev_cold_start(struct cvq_dev *d, cvq_dev_load_fn load, void *arg)
 	if (dev.running || status)
 		return -EBUSY; /* not stopped first */
 	vq_fini(&d->ring);
-	memset(d->ring_used, 0, vq_used_bytes(d->ring_size));
-	err = vq_init(&d->ring, d->ring_size, d->ring_desc, d->ring_avail,
-		      d->ring_used);
+	err = init_ring(d);
 	if (err)
 		return err;
-	dev.last_avail = dev.used_idx = 0;
 	__atomic_store_n(&dev.status,
 			 VIRTIO_CONFIG_S_ACKNOWLEDGE | VIRTIO_CONFIG_S_DRIVER |
 				 VIRTIO_CONFIG_S_FEATURES_OK |

@@ -265,6 +265,72 @@ static void cold_loads_start_the_device_each_time(void **state)
 	}
 }
 
+/*
+ * Every mode on a packed ring of 6 (not a power of 2: 3 commands a
+ * batch), so that chains start at every slot and loads cross the ring's
+ * end on many laps; cold loads start the ring afresh each time.
+ */
+static void every_mode_on_a_packed_ring(void **state)
+{
+	const enum load_mode modes[] = { LOAD_MODE_SERIAL, LOAD_MODE_PARALLEL };
+	const enum load_kick kicks[] = { LOAD_KICK_EACH, LOAD_KICK_ONCE };
+	const enum load_wait waits[] = { LOAD_WAIT_POLL, LOAD_WAIT_CALL };
+	struct load_config cfg;
+	struct load_session *s;
+	unsigned int m, k, w, cold;
+
+	(void)state;
+	for (m = 0; m < 2; m++)
+		for (k = 0; k < 2; k++)
+			for (w = 0; w < 2; w++)
+				for (cold = 0; cold < 2; cold++) {
+					fake_device_reset();
+					fake_config.notify = true;
+					cfg = config(modes[m], kicks[k],
+						     waits[w]);
+					cfg.ring = VQ_FORMAT_PACKED;
+					cfg.ring_size = 6;
+					cfg.cold = cold;
+					s = open_session(&cfg);
+					assert_int_equal(s ? 0 : 1, 0);
+					assert_int_equal(
+						load_session_info(s)->batch_max,
+						3);
+					assert_int_equal(run_rounds(s, &cfg),
+							 0);
+					assert_true(
+						load_session_info(s)
+							->driver_features &
+						BIT_ULL(VIRTIO_F_RING_PACKED));
+					if (modes[m] == LOAD_MODE_PARALLEL)
+						assert_int_equal(
+							load_session_counters(s)
+								->batches,
+							10 * ROUNDS);
+					load_session_close(s);
+					assert_int_equal(
+						fake_device_stats().served,
+						COUNT * ROUNDS);
+				}
+}
+
+/* A device that returns a buffer id it was never given stops the load. */
+static void packed_bad_id_stops_the_load(void **state)
+{
+	struct load_config cfg =
+		config(LOAD_MODE_PARALLEL, LOAD_KICK_ONCE, LOAD_WAIT_POLL);
+	struct load_session *s;
+	uint64_t ns;
+
+	(void)state;
+	fake_device_reset();
+	fake_config.mode = FAKE_IDX_JUMP; /* id = ring size */
+	cfg.ring = VQ_FORMAT_PACKED;
+	s = open_session(&cfg);
+	assert_int_equal(load_session_run(s, cfg.mode, &ns), -EPROTO);
+	load_session_close(s);
+}
+
 /* A failed start leaves the session unusable, as a failed command does. */
 static void cold_start_failure_breaks_the_session(void **state)
 {
@@ -367,6 +433,10 @@ int main(void)
 		cmocka_unit_test_teardown(cold_start_failure_breaks_the_session,
 					  fake_device_teardown),
 		cmocka_unit_test_teardown(rss_config_from_the_config_space,
+					  fake_device_teardown),
+		cmocka_unit_test_teardown(every_mode_on_a_packed_ring,
+					  fake_device_teardown),
+		cmocka_unit_test_teardown(packed_bad_id_stops_the_load,
 					  fake_device_teardown),
 		cmocka_unit_test_teardown(open_failure_is_returned,
 					  fake_device_teardown),
