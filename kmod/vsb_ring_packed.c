@@ -211,6 +211,33 @@ static int vsb_packed_add_desc(struct vsb_ring *ring, struct vsb_chain *chain,
 }
 
 /*
+ * Whether the descriptor after the chain just taken is available, from
+ * @next if the walk read it along with the chain, else read now: the run
+ * loop asks before it publishes a lone command (vsb_ring_has_announced()),
+ * and the next pop takes flags seen available from here instead of
+ * reading them again. Flags that say available were written by the
+ * driver, and stay so until the device uses the descriptor.
+ */
+static void vsb_packed_look_ahead(struct vsb_ring *ring,
+				  const struct vring_packed_desc *next)
+{
+	__le16 raw = 0;
+	u16 flags;
+
+	/* A read that fails is the next pop's to report. */
+	if (next)
+		raw = next->flags;
+	else
+		vsb_mem_read(&ring->mem,
+			     vsb_packed_desc_addr(ring->desc,
+						  ring->last_avail) +
+				     VSB_PACKED_FLAGS_OFF,
+			     &raw, sizeof(raw));
+	flags = le16_to_cpu(raw);
+	ring->avail_hint = vsb_packed_avail(flags, ring->avail_wrap);
+}
+
+/*
  * Walk the chain at last_avail, whose head was seen available. The first
  * bad buffer faults the ring but the walk goes on to the chain's last
  * descriptor for its id; a broken structure stops it with no id.
@@ -265,13 +292,10 @@ static int vsb_packed_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 	chain->head = id;
 	ring->last_avail = pos;
 	ring->avail_wrap = wrap;
-	/*
-	 * Read along with the chain's last descriptor, with no barrier after
-	 * its flags: a hint for vsb_ring_has_announced() only. Flags that say
-	 * available were written by the driver; the next pop reads them again.
-	 */
-	ring->avail_hint = pair_n == 2 && pos == pair_pos + 1 &&
-			   vsb_packed_avail(le16_to_cpu(pair[1].flags), wrap);
+	if (!ring->fault)
+		vsb_packed_look_ahead(ring, pair_n == 2 && pos == pair_pos + 1 ?
+						    &pair[1] :
+						    NULL);
 	return ring->fault ? -EIO : 1;
 }
 
@@ -283,15 +307,19 @@ int vsb_packed_pop(struct vsb_ring *ring, struct vsb_chain *chain)
 {
 	u16 flags;
 
-	if (vsb_packed_read_flags(ring, ring->last_avail, &flags))
-		return -EIO;
-	if (vsb_packed_used_now(flags, ring->avail_wrap))
-		return vsb_ring_fail(ring, VSB_FAULT_PACKED_FLAGS);
-	if (!vsb_packed_avail(flags, ring->avail_wrap)) {
-		ring->avail_hint = false;
-		return 0;
+	if (!ring->avail_hint) {
+		if (vsb_packed_read_flags(ring, ring->last_avail, &flags))
+			return -EIO;
+		if (vsb_packed_used_now(flags, ring->avail_wrap))
+			return vsb_ring_fail(ring, VSB_FAULT_PACKED_FLAGS);
+		if (!vsb_packed_avail(flags, ring->avail_wrap))
+			return 0;
 	}
-	/* Read the descriptors only after the flags making them available. */
+	ring->avail_hint = false;
+	/*
+	 * Read the descriptors only after the flags making them available
+	 * (read here or by the look-ahead).
+	 */
 	vsb_rmb();
 	return vsb_packed_walk(ring, chain);
 }

@@ -36,6 +36,9 @@ reason() {
 	cvq-no-ack) echo "control command without ack byte" ;;
 	cvq-short-header) echo "control header too short" ;;
 	vring-num-over-max) echo "ring size or address unusable" ;;
+	packed-flags-mismatch) echo "packed descriptor flags disagree" ;;
+	packed-id-range) echo "buffer id out of range" ;;
+	packed-id-reuse) echo "buffer id already in use" ;;
 	esac
 }
 
@@ -64,7 +67,8 @@ tap_plan $((2 + 2 * n + with_reason + 1))
 tb_load_stock
 tb_load_batch
 # Four pairs: "over max" has room below the maximum. Indirect descriptors
-# are opt-in (QEMU's shadow virtqueue lacks them): every feature offered.
+# and packed rings are opt-in (QEMU's shadow virtqueue lacks them): every
+# feature offered; the packed cases ask for a packed ring themselves.
 tb_dev_add bi0 vdpasim_batch vhost_vdpa max_vqp 4 \
 	device_features "$(tb_features_hex vdpasim_batch)"
 tap_ok "at least 30 cases are listed ($n)" test "$n" -ge 30

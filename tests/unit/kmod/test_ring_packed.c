@@ -540,6 +540,40 @@ static void test_announced_hint(void **state)
 	assert_int_equal(tpq_pop(q), 0);
 }
 
+/* After a longer chain the next descriptor is read for the hint. */
+static void test_announced_after_chain(void **state)
+{
+	struct tpq *q = queue(state, NUM, false, false);
+	u64 a = buf(state, 8, FMEM_RO), b = buf(state, 8, FMEM_RW);
+
+	fpk_add(&q->drv, FBUFS(RD(a, 2), RD(a, 6), WR(b, 1)), 0);
+	fpk_add(&q->drv, FBUFS(RD(a, 2), WR(b, 1)), 1);
+	assert_int_equal(tpq_pop(q), 1);
+	assert_true(vsb_ring_has_announced(&q->ring));
+	assert_int_equal(tpq_pop(q), 1);
+	assert_int_equal(q->chain.head, 1);
+	assert_false(vsb_ring_has_announced(&q->ring));
+	assert_int_equal(tpq_pop(q), 0);
+}
+
+/*
+ * A second chain with the first's id, both offered before the device
+ * completes either: the look-ahead takes it while the first is held.
+ */
+static void test_id_reuse_in_one_batch(void **state)
+{
+	struct tpq *q = queue(state, NUM, false, false);
+	u64 a = buf(state, 8, FMEM_RO), b = buf(state, 8, FMEM_RW);
+
+	fpk_add(&q->drv, FBUFS(RD(a, 2), WR(b, 1)), 4);
+	q->drv.chain_len[4] = 0;
+	fpk_add(&q->drv, FBUFS(RD(a, 2), WR(b, 1)), 4);
+	assert_int_equal(tpq_pop(q), 1);
+	assert_int_equal(vsb_ring_push(&q->ring, 4, 1), 0);
+	assert_true(vsb_ring_has_announced(&q->ring));
+	tpq_pop_fails(q, VSB_FAULT_ID_IN_USE);
+}
+
 static void test_base_round_trip(void **state)
 {
 	struct tpq *q = queue(state, 4, false, false);
@@ -600,6 +634,8 @@ int main(void)
 		T(test_kicks_off_and_on),
 		T(test_kicks_event_idx),
 		T(test_announced_hint),
+		T(test_announced_after_chain),
+		T(test_id_reuse_in_one_batch),
 		T(test_base_round_trip),
 #undef T
 	};
