@@ -102,6 +102,8 @@ static int run_rounds(struct vdpactl *ctx, struct load_session *s,
 		err = load_extras_end(ctx, x);
 	if (err)
 		return err;
+	r->has_vring_base = !load_session_vring_base(s, &r->vring_base_device,
+						     &r->vring_base_driver);
 	if (r->has_vstats) {
 		err = load_read_vstats(ctx, dev, qidx, &r->vstats_after);
 		r->has_vstats = !err;

@@ -269,12 +269,28 @@ static void print_extras(struct output *o, const struct load_extras *x)
 		print_vsb_state_summary(o, &x->end_state);
 }
 
+/*
+ * Where the device says the CVQ is (get_vq_state) beside where the driver
+ * is: they must agree once every command is acked.
+ */
+static void print_vring_base(struct output *o, const struct load_report *r)
+{
+	if (!r->has_vring_base)
+		return;
+	open_json_object(o, "vring_base");
+	print_uint(o, PRINT_ANY, "device", "\n  vring_base device %#x",
+		   r->vring_base_device);
+	print_uint(o, PRINT_ANY, "driver", " driver %#x", r->vring_base_driver);
+	close_json_object(o);
+}
+
 void print_load_report(struct output *o, const struct load_report *r)
 {
 	print_section_open(o, "load");
 	print_setup(o, r);
 	print_timings(o, r);
 	print_vstats(o, r);
+	print_vring_base(o, r);
 	if (r->extras)
 		print_extras(o, r->extras);
 	if (r->info->note[0])

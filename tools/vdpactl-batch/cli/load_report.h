@@ -27,6 +27,10 @@ struct load_report {
 	struct vdpa_vstats vstats_before;
 	struct vdpa_vstats vstats_after;
 	char vstats_note[LOAD_NOTE_LEN];
+	/* The CVQ's ring base after the loads, by the device and the driver. */
+	bool has_vring_base;
+	uint32_t vring_base_device;
+	uint32_t vring_base_driver;
 	/* A load failed after others: the report covers those before it. */
 	bool failed;
 	unsigned int loads_done;

@@ -527,6 +527,21 @@ const struct load_counters *load_session_counters(const struct load_session *s)
 	return &s->counters;
 }
 
+int load_session_vring_base(struct load_session *s, uint32_t *device,
+			    uint32_t *driver)
+{
+	struct vhost_vring_state state = { .index = s->dev.cvq_index };
+	int err;
+
+	err = vhost_vdpa_ioctl_quiet(&s->dev.vhost, VHOST_GET_VRING_BASE,
+				     &state, "VHOST_GET_VRING_BASE");
+	if (err)
+		return err;
+	*device = state.num;
+	*driver = vq_base(&s->dev.ring);
+	return 0;
+}
+
 void load_session_close(struct load_session *s)
 {
 	if (!s)

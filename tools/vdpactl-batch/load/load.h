@@ -138,6 +138,14 @@ void load_session_set_mark(struct load_session *s, int slot);
 /* The plan: the cfg.count commands every load sends (or chooses from). */
 const struct cvq_cmd *load_session_commands(const struct load_session *s);
 
+/*
+ * The CVQ's place in its ring after the loads: VHOST_GET_VRING_BASE (what
+ * the device reports through get_vq_state) and the driver's own, in the
+ * same encoding (vq_base()). Quiet; -errno if the ioctl fails.
+ */
+int load_session_vring_base(struct load_session *s, uint32_t *device,
+			    uint32_t *driver);
+
 void load_session_close(struct load_session *s);
 
 #endif
