@@ -7,7 +7,9 @@
 # Every round must end with a full batch acked OK (after remapping, a
 # NEEDS_RESET is also a clean outcome) and, after all rounds, the device
 # must serve a normal load. Meanwhile an ordinary load runs on a second
-# device of the module, so its worker is busy too. Stock vdpa_sim_net
+# device of the module, so its worker is busy too. The same stress runs
+# again on packed rings (--ring packed, a device offering RING_PACKED),
+# which stock has none of. Stock vdpa_sim_net
 # is run for the record: its deviations are TAP TODO items. The harness
 # fails the test on any kernel warning, oops or hang.
 . tests/lib/tap.sh
@@ -16,22 +18,29 @@
 ROUNDS=300
 STRESS="stress-reset stress-suspend stress-remap stress-close"
 
-# stress DEV CASE: the case's line in /tmp/stress.out.
+# The device's defaults (tests/vm/29-batch-rss.t) and RING_PACKED, bit 34.
+PACKED=$(printf '0x%x' $((0x328df002e | (1 << 34))))
+
+# stress DEV CASE [OPTIONS]: the case's line in /tmp/stress.out.
 stress() {
-	timeout 150 vdpactl-batch inject "$2" --dev "$1" --rounds $ROUNDS \
-		>/tmp/stress.out 2>&1
+	_dev=$1
+	_case=$2
+	shift 2
+	timeout 150 vdpactl-batch inject "$_case" --dev "$_dev" \
+		--rounds $ROUNDS "$@" >/tmp/stress.out 2>&1
 }
 
 verdict() {
 	sed -n 's/.* verdict \([^;]*\);.*/\1/p' /tmp/stress.out
 }
 
-tap_plan 12
+tap_plan 17
 tb_load_stock
 tb_load_batch
 tb_dev_add sd0 vdpasim_batch vhost_vdpa
 tb_dev_add sd1 vdpasim_batch vhost_vdpa
 tb_dev_add ss0 vdpasim_net vhost_vdpa
+tb_dev_add sp0 vdpasim_batch vhost_vdpa device_features "$PACKED"
 
 # A load on sd1 for the whole run; killed at the end.
 vdpactl-batch load --dev sd1 --count 30 --rounds 1000000 --mode parallel \
@@ -41,6 +50,11 @@ bg=$!
 for c in $STRESS; do
 	stress sd0 "$c"
 	tap_is "$? $(verdict)" "0 ok" "vdpa_sim_batch: $c, $ROUNDS rounds"
+	tap_diag "$(cat /tmp/stress.out)"
+done
+for c in $STRESS; do
+	stress sp0 "$c" --ring packed
+	tap_is "$? $(verdict)" "0 ok" "vdpa_sim_batch, packed ring: $c, $ROUNDS rounds"
 	tap_diag "$(cat /tmp/stress.out)"
 done
 tap_ok "the background load on sd1 is still running" kill -0 $bg ||
@@ -67,4 +81,7 @@ for d in sd0 sd1 ss0; do
 	tap_ok "$d serves a load afterwards" \
 		vdpactl-batch load --dev "$d" --count 30 --rounds 20 --mode parallel
 done
+tap_ok "sp0 serves a packed-ring load afterwards" \
+	vdpactl-batch load --dev sp0 --ring packed --count 30 --rounds 20 \
+	--mode parallel
 tap_done
