@@ -32,6 +32,13 @@
 #define VSB_PACKED_WRAP BIT(VRING_PACKED_EVENT_F_WRAP_CTR)
 #define VSB_PACKED_FLAGS_OFF offsetof(struct vring_packed_desc, flags)
 #define VSB_PACKED_LEN_OFF offsetof(struct vring_packed_desc, len)
+#define VSB_PACKED_MAX_NUM 0x8000
+/*
+ * In id_descs: the chain's used buffer is staged, not yet written; the
+ * low 15 bits count its descriptors, so a chain has fewer than 2^15.
+ */
+#define VSB_PACKED_ID_STAGED 0x8000
+#define VSB_PACKED_CHAIN_MAX (VSB_PACKED_ID_STAGED - 1)
 /* Descriptors of an indirect table read per guest memory access. */
 #define VSB_PACKED_TABLE_BATCH 4
 
@@ -81,13 +88,16 @@ static void vsb_packed_step(const struct vsb_ring *ring, u16 *pos, bool *wrap,
 
 /*
  * Sizes and alignments from "Structure Size and Alignment"; the queue size
- * need not be a power of two, but every id must fit the owner's table.
+ * need not be a power of two, but is at most 2^15 ("Packed virtqueues
+ * support up to 2^15 entries": positions have 15 bits, the 16th is a wrap
+ * counter) and every id must fit the owner's table.
  */
 enum vsb_fault vsb_packed_setup(struct vsb_ring *ring, u32 base)
 {
 	u16 num = ring->num;
 
-	if (!num || num > ring->max_ids || !ring->id_descs)
+	if (!num || num > VSB_PACKED_MAX_NUM || num > ring->max_ids ||
+	    !ring->id_descs)
 		ring->fault = VSB_FAULT_RING_CONFIG;
 	else if ((ring->desc & 15) || (ring->avail & 3) || (ring->used & 3))
 		ring->fault = VSB_FAULT_RING_CONFIG;
@@ -96,7 +106,10 @@ enum vsb_fault vsb_packed_setup(struct vsb_ring *ring, u32 base)
 		 !vsb_range_ok(ring->avail, sizeof(struct vsb_packed_event)) ||
 		 !vsb_range_ok(ring->used, sizeof(struct vsb_packed_event)))
 		ring->fault = VSB_FAULT_RING_CONFIG;
-	if (!ring->fault)
+	/* A ring refused has no descriptors: nothing indexes the id table. */
+	if (ring->fault)
+		ring->num = 0;
+	else
 		vsb_ring_set_base(ring, base);
 	return ring->fault;
 }
@@ -121,7 +134,9 @@ void vsb_packed_set_base(struct vsb_ring *ring, u32 base)
 	}
 	/* Nothing is in flight at a new base. */
 	if (ring->id_descs)
-		memset(ring->id_descs, 0, ring->num * sizeof(*ring->id_descs));
+		memset(ring->id_descs, 0,
+		       min_t(u32, ring->num, ring->max_ids) *
+			       sizeof(*ring->id_descs));
 }
 
 u32 vsb_packed_base(const struct vsb_ring *ring)
@@ -258,6 +273,9 @@ static int vsb_packed_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 
 		if (n == ring->num)
 			return vsb_ring_fail(ring, VSB_FAULT_CHAIN_LOOP);
+		/* The device's limit ("MAY limit the number of buffers"). */
+		if (n == VSB_PACKED_CHAIN_MAX)
+			return vsb_ring_fail(ring, VSB_FAULT_CHAIN_LONG);
 		if (pair_n == 2 && pos == pair_pos + 1) {
 			desc = &pair[1];
 		} else {
@@ -328,6 +346,9 @@ int vsb_packed_pop(struct vsb_ring *ring, struct vsb_chain *chain)
  * Write the staged used buffers, each at the first descriptor of the
  * chain it completes. The first one's flags go last: until the driver sees
  * them it looks at no later descriptor, so one barrier covers them all.
+ * Nothing changes until all of it is written: a failed flush (a ring the
+ * driver mapped partly read-only) is written again whole, at the same
+ * places, by the next one, as on a split ring.
  */
 static int vsb_packed_flush(struct vsb_ring *ring)
 {
@@ -340,7 +361,7 @@ static int vsb_packed_flush(struct vsb_ring *ring)
 	for (i = 0; i < ring->nr_staged; i++) {
 		u32 id = __virtio32_to_cpu(true, ring->staged[i].id);
 		u32 len = __virtio32_to_cpu(true, ring->staged[i].len);
-		u16 descs = ring->id_descs[id];
+		u16 descs = ring->id_descs[id] & ~VSB_PACKED_ID_STAGED;
 		u16 flags = wrap ? VSB_PACKED_AVAIL | VSB_PACKED_USED : 0;
 		struct vsb_packed_used used = {
 			.len = cpu_to_le32(len),
@@ -360,7 +381,6 @@ static int vsb_packed_flush(struct vsb_ring *ring)
 			return vsb_ring_fail(ring, VSB_FAULT_RING_ACCESS);
 		if (!i)
 			first_flags = le16_to_cpu(used.flags);
-		ring->id_descs[id] = 0;
 		slots += descs;
 		vsb_packed_step(ring, &pos, &wrap, descs);
 	}
@@ -375,6 +395,9 @@ static int vsb_packed_flush(struct vsb_ring *ring)
 				     VSB_PACKED_FLAGS_OFF,
 			     first_flags))
 		return -EIO;
+	/* Written whole: the ids are the driver's again. */
+	for (i = 0; i < ring->nr_staged; i++)
+		ring->id_descs[__virtio32_to_cpu(true, ring->staged[i].id)] = 0;
 	ring->used_pos = pos;
 	ring->used_wrap = wrap;
 	ring->unsignalled += slots;
@@ -384,18 +407,20 @@ static int vsb_packed_flush(struct vsb_ring *ring)
 }
 
 /*
- * Stage a used buffer for @id, a chain vsb_packed_pop() took. A full stage
- * is written out, and so seen by the driver, at once: on a packed ring
- * writing a used buffer is publishing it.
+ * Stage a used buffer for @id, a chain vsb_packed_pop() took and not yet
+ * staged. A full stage is written out, and so seen by the driver, at
+ * once: on a packed ring writing a used buffer is publishing it.
  */
 int vsb_packed_push(struct vsb_ring *ring, u16 id, u32 len)
 {
 	struct vring_used_elem *elem;
 
-	if (id >= ring->num || !ring->id_descs[id])
+	if (!ring->id_descs || id >= ring->num || !ring->id_descs[id] ||
+	    (ring->id_descs[id] & VSB_PACKED_ID_STAGED))
 		return -EINVAL;
 	if (ring->nr_staged == VSB_RING_BATCH && vsb_packed_flush(ring))
 		return -EIO;
+	ring->id_descs[id] |= VSB_PACKED_ID_STAGED;
 	elem = &ring->staged[ring->nr_staged++];
 	elem->id = __cpu_to_virtio32(true, id);
 	elem->len = __cpu_to_virtio32(true, len);

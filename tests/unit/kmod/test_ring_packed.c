@@ -238,6 +238,97 @@ static void test_stage_overflow(void **state)
 	fpk_expect_no_used(&q->drv);
 }
 
+/* A used buffer staged twice is the caller's bug too. */
+static void test_push_twice(void **state)
+{
+	struct tpq *q = queue(state, NUM, false, false);
+	u64 a = buf(state, 8, FMEM_RO);
+
+	fpk_add(&q->drv, FBUFS(RD(a, 8)), 2);
+	assert_int_equal(tpq_pop(q), 1);
+	assert_int_equal(vsb_ring_push(&q->ring, 2, 0), 0);
+	assert_int_equal(vsb_ring_push(&q->ring, 2, 0), -EINVAL);
+	assert_int_equal(vsb_ring_publish(&q->ring), 0);
+	fpk_expect_used(&q->drv, 2, 0);
+	fpk_expect_no_used(&q->drv);
+}
+
+/*
+ * A flush that fails part-way (the ring mapped partly read-only) changes
+ * nothing: the next one writes the whole stage again at the same places.
+ */
+static void test_partial_flush_retry(void **state)
+{
+	struct tpq *q = queue(state, 8, false, false);
+	struct fmem *m = mem(state);
+	u64 a = buf(state, 8, FMEM_RO);
+	int first, rest;
+
+	fpk_add(&q->drv, FBUFS(RD(a, 8)), 0);
+	fpk_add(&q->drv, FBUFS(RD(a, 8)), 1);
+	assert_int_equal(tpq_pop(q), 1);
+	assert_int_equal(tpq_pop(q), 1);
+	assert_int_equal(vsb_ring_push(&q->ring, 0, 0), 0);
+	assert_int_equal(vsb_ring_push(&q->ring, 1, 0), 0);
+	fmem_unmap(m, q->drv.desc_rgn);
+	first = fmem_map(m, q->drv.desc, 16, FMEM_RW);
+	rest = fmem_map(m, q->drv.desc + 16, 7 * 16, FMEM_RO);
+	assert_int_equal(vsb_ring_publish(&q->ring), -EIO);
+	assert_int_equal(q->ring.fault, VSB_FAULT_RING_ACCESS);
+	/* Both chains are still the device's. */
+	assert_int_not_equal(q->ring.id_descs[0], 0);
+	assert_int_not_equal(q->ring.id_descs[1], 0);
+	/* Two descriptors taken, none used. */
+	assert_int_equal(vsb_ring_base(&q->ring), 0x80008002);
+	fpk_expect_no_used(&q->drv);
+
+	fmem_set_perm(m, rest, FMEM_RW);
+	assert_int_equal(vsb_ring_publish(&q->ring), 0);
+	fpk_expect_used(&q->drv, 0, 0);
+	fpk_expect_used(&q->drv, 1, 0);
+	assert_int_equal(vsb_ring_base(&q->ring), 0x80028002);
+	(void)first;
+}
+
+/* A ring set up wrong has no descriptors: nothing reaches the id table. */
+static void test_refused_ring_uses_no_table(void **state)
+{
+	struct vsb_ring r = { .packed = true, .mem = mem(state)->mem };
+	u16 *ids = calloc(4, sizeof(*ids));
+
+	assert_non_null(ids);
+	assert_int_equal(vsb_ring_setup(&r, 8, 0x1000, 0x2000, 0x3000,
+					VSB_RING_BASE_PACKED_FRESH),
+			 VSB_FAULT_RING_CONFIG);
+	assert_int_equal(vsb_ring_push(&r, 1, 0), -EINVAL);
+	r.id_descs = ids;
+	r.max_ids = 4;
+	assert_int_equal(vsb_ring_setup(&r, 8, 0x1000, 0x2000, 0x3000,
+					VSB_RING_BASE_PACKED_FRESH),
+			 VSB_FAULT_RING_CONFIG);
+	assert_int_equal(vsb_ring_push(&r, 6, 0), -EINVAL);
+	vsb_ring_set_base(&r, 0x80068006);
+	free(ids);
+}
+
+/* "Packed virtqueues support up to 2^15 entries each." */
+static void test_size_past_spec(void **state)
+{
+	struct vsb_ring r = { .packed = true, .mem = mem(state)->mem };
+	u16 *ids = calloc(40000, sizeof(*ids));
+
+	assert_non_null(ids);
+	r.id_descs = ids;
+	r.max_ids = 40000;
+	assert_int_equal(vsb_ring_setup(&r, 40000, 0x1000, 0x2000, 0x3000,
+					VSB_RING_BASE_PACKED_FRESH),
+			 VSB_FAULT_RING_CONFIG);
+	assert_int_equal(vsb_ring_setup(&r, 0x8000, 0x1000, 0x2000, 0x3000,
+					VSB_RING_BASE_PACKED_FRESH),
+			 VSB_FAULT_NONE);
+	free(ids);
+}
+
 /* ---- indirect tables ---- */
 
 static void test_indirect(void **state)
@@ -616,6 +707,10 @@ int main(void)
 		T(test_out_of_order),
 		T(test_push_unknown_id),
 		T(test_stage_overflow),
+		T(test_push_twice),
+		T(test_partial_flush_retry),
+		T(test_refused_ring_uses_no_table),
+		T(test_size_past_spec),
 		T(test_indirect),
 		T(test_indirect_not_negotiated),
 		T(test_indirect_in_chain),
