@@ -42,6 +42,7 @@ struct fuzz_mem {
 	struct vsb_mem mem; /* what the code under test is given */
 	u32 accesses; /* device accesses so far, failed ones too */
 	unsigned int nr_writes; /* device writes since fmw_clear_log() */
+	unsigned int total_writes; /* and since fmw_init() */
 	struct fmw_write log[FMW_LOG];
 	unsigned int nr_races;
 	unsigned int races_fired;
