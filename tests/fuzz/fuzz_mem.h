@@ -16,7 +16,7 @@
 #include "fuzz_input.h"
 
 /* Device writes logged per fmw_clear_log(); bytes kept of each. */
-#define FMW_LOG 8
+#define FMW_LOG 72
 #define FMW_LOG_BYTES 256
 /* Racing driver writes one input may schedule, and their size. */
 #define FMW_MAX_RACES 16
