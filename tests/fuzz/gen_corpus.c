@@ -3,7 +3,7 @@
  * Writes the seed corpora, tests/fuzz/corpus/TARGET/NAME: a few inputs
  * per target in the field layout the target reads (fuzz_input.h), each a
  * well-formed scenario the fuzzer then mutates: valid commands of every
- * class, split and framed differently; rings with direct and indirect
+ * class, split and framed differently, over a split or a packed queue; rings with direct and indirect
  * chains, EVENT_IDX, immediate completion, wrapping indices.
  *
  *   gen-corpus DIR      (make fuzz-corpus runs it on tests/fuzz/corpus)
@@ -176,6 +176,11 @@ static int gen_cvq(const char *dir)
 	for (i = 0; i < ARRAY_SIZE(cmds) && i < 8; i++)
 		cvq_cmd(&s, cmds[i].cmd, cmds[i].len, 2, 2, false);
 	ret |= write_seed(dir, "fuzz_cvq", "all-split", &s);
+	/* The same over a packed control queue. */
+	cvq_device(&s, FCVQ_ALL_FEATURES | FEATURE(VIRTIO_F_RING_PACKED));
+	for (i = 0; i < ARRAY_SIZE(cmds) && i < 8; i++)
+		cvq_cmd(&s, cmds[i].cmd, cmds[i].len, 2, 2, false);
+	ret |= write_seed(dir, "fuzz_cvq", "all-split-packed", &s);
 	/* No feature negotiated: every command is an ERR. */
 	cvq_device(&s, 0);
 	cvq_cmd(&s, CMD(4, 0, 2, 0), 1, 1, false);
