@@ -1390,6 +1390,28 @@ static void push_unknown(struct packed_fuzz *f)
 		   "refused push changed the ring");
 }
 
+/*
+ * The IOTLB over descriptors [from, from + n) alone, read-only, write-only
+ * or read-write: a ring mapped in pieces, as a driver may do wrong. The
+ * mapping of the whole ring goes, or it would cover the pieces.
+ */
+static void ring_map(struct packed_fuzz *f)
+{
+	struct fmem *m = f->m;
+	u16 num = f->drv.num;
+	u16 from = fin_below(&f->in, num);
+	u16 n = 1 + fin_below(&f->in, num - from);
+	unsigned int perm = 1 + fin_below(&f->in, FMEM_RW);
+	unsigned int i;
+
+	for (i = 0; i < m->nr_regions; i++)
+		if (m->regions[i].addr == f->drv.desc &&
+		    m->regions[i].len == 16ULL * num)
+			fmem_unmap(m, i);
+	if (m->nr_regions < FMEM_MAX_REGIONS)
+		fmem_map(m, f->drv.desc + 16ULL * from, 16ULL * n, perm);
+}
+
 static void run_op(struct packed_fuzz *f)
 {
 	u8 op = fin_u8(&f->in);
@@ -1408,7 +1430,10 @@ static void run_op(struct packed_fuzz *f)
 		serve(f);
 		break;
 	case 6:
-		fmw_fuzz_map(&f->fm, &f->in);
+		if ((op & 0x80) && f->layout != LAYOUT_RAW)
+			ring_map(f);
+		else
+			fmw_fuzz_map(&f->fm, &f->in);
 		break;
 	case 7:
 		fmw_add_race(&f->fm, &f->in);

@@ -337,6 +337,7 @@ enum {
 	PK_OP_RAW_DESC,
 	PK_OP_EVENT,
 	PK_OP_SERVE = 5,
+	PK_OP_MAP,
 	PK_OP_SET_BASE = 8,
 };
 
@@ -453,6 +454,16 @@ static void pk_event_desc(struct pk *q)
 	put(&q->s, PK_OP_EVENT, 1);
 	put(&q->s, 3, 1);
 	put_below(&q->s, 2, 2 * q->num);
+}
+
+/* The IOTLB over descriptors [from, from + n) alone, with perm. */
+static void pk_ring_map(struct pk *q, u16 from, u16 n, unsigned int perm)
+{
+	/* The op is read modulo 10; 0x80 asks for the ring's descriptors. */
+	put(&q->s, 0x80 + (PK_OP_MAP + 10 - 0x80 % 10) % 10, 1);
+	put_below(&q->s, from, q->num);
+	put_below(&q->s, n - 1, q->num - from);
+	put_below(&q->s, perm - 1, FMEM_RW);
 }
 
 static int pk_write(const char *dir, const char *name, const struct pk *q)
@@ -582,6 +593,20 @@ static int gen_packed_faults(const char *dir)
 	pk_indirect(&q);
 	pk_serve(&q, 0, false);
 	ret |= pk_write(dir, "fault-indirect-feature", &q);
+
+	/*
+	 * A ring mapped in pieces, all but descriptor 0 read-only: the
+	 * publish of two used descriptors fails on the second, and the
+	 * next run publishes again (crashes/fuzz_ring_packed/).
+	 */
+	pk_setup(&q, 8, 0, 0, 0, true);
+	pk_chain(&q, 1, 0);
+	pk_chain(&q, 1, 0);
+	pk_ring_map(&q, 0, 1, FMEM_RW);
+	pk_ring_map(&q, 1, 7, FMEM_RO);
+	pk_serve(&q, 2, false);
+	pk_serve(&q, 0, false);
+	ret |= pk_write(dir, "fault-ring-partly-read-only", &q);
 
 	/* More ids than the owner's table holds: RING_CONFIG at setup. */
 	pk_setup(&q, 8, 0, PK_SMALL_ID_TABLE, 0, true);
