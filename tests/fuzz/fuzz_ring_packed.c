@@ -1061,12 +1061,16 @@ static bool push(struct packed_fuzz *f, u16 id, u32 len, bool returned)
 {
 	struct model *md = &f->md;
 	u16 before = f->ring.used_idx;
+	/* A model that stopped following keeps no stage either. */
+	bool staged = !md->lost;
 	int ret;
 
-	FUZZ_CHECK(md->nr_pending < PENDING_MAX, "stage never written");
-	md->pending[md->nr_pending].id = id;
-	md->pending[md->nr_pending].len = len;
-	md->nr_pending++;
+	if (staged) {
+		FUZZ_CHECK(md->nr_pending < PENDING_MAX, "stage never written");
+		md->pending[md->nr_pending].id = id;
+		md->pending[md->nr_pending].len = len;
+		md->nr_pending++;
+	}
 	fmw_clear_log(&f->fm);
 	if (returned) {
 		vsb_ring_return_chain(&f->ring, &f->chain);
@@ -1079,13 +1083,14 @@ static bool push(struct packed_fuzz *f, u16 id, u32 len, bool returned)
 		FUZZ_CHECK(ret && f->ring.fault, "push %d, fault %s", ret,
 			   vsb_fault_name(f->ring.fault));
 		/* The new one was not staged. */
-		md->nr_pending--;
+		if (staged)
+			md->nr_pending--;
 		f->used_write_failed = true;
 		return false;
 	}
 	FUZZ_CHECK(f->ring.used_idx == (u16)(before + 1), "push moved by %u",
 		   (u16)(f->ring.used_idx - before));
-	FUZZ_CHECK(md->nr_pending <= VSB_RING_BATCH,
+	FUZZ_CHECK(md->lost || md->nr_pending <= VSB_RING_BATCH,
 		   "%u used descriptors pushed and not written",
 		   md->nr_pending);
 	return true;
