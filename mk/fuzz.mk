@@ -13,7 +13,7 @@ FUZZ_DIR := tests/fuzz
 FUZZ_OUT := $(BUILD)/fuzz
 FUZZ_TIME ?= 600
 FUZZ_SMOKE_TIME ?= 8
-FUZZ_TARGETS ?= fuzz_ring fuzz_cvq
+FUZZ_TARGETS ?= fuzz_ring fuzz_ring_packed fuzz_cvq
 FUZZ_RUNS := $(addprefix fuzz-run-,$(FUZZ_TARGETS))
 FUZZ_SMOKES := $(addprefix fuzz-smoke-,$(FUZZ_TARGETS))
 

@@ -5,7 +5,8 @@
  * with vsb_cvq_fetch() and vsb_cvq_apply(): fuzzed negotiated features, a fuzzed reachable
  * starting state, then a few commands of any bytes, split over any
  * number of readable and writable buffers, with unreadable command
- * buffers, a read-only ack and a driver racing the device.
+ * buffers, a read-only ack and a driver racing the device; over a packed
+ * control queue when the fuzzed features have VIRTIO_F_RING_PACKED.
  *
  * Invariants, each an abort:
  *   - no access out of bounds, no undefined behaviour (ASan, UBSan);
@@ -28,6 +29,7 @@
 #include "unit.h"
 
 #include "fake_cvq.h"
+#include "fake_packed.h"
 #include "fuzz_check.h"
 #include "fuzz_input.h"
 #include "fuzz_mem.h"
@@ -44,6 +46,16 @@ struct cvq_fuzz {
 	struct fmem *m;
 	struct fuzz_mem fm;
 	struct fcvq f;
+	/*
+	 * With VIRTIO_F_RING_PACKED the control queue is packed, as the
+	 * module sets it up: fake_cvq lays each command out (and offers it
+	 * on its split ring, which nothing reads), the packed driver offers
+	 * the same buffers.
+	 */
+	bool packed;
+	struct fpk pk;
+	u16 id_descs[FCVQ_NUM];
+	u16 next_id;
 	struct vsb_net_ctrl before;
 	struct vsb_net_ctrl want;
 	/* a statistics query's answer, as the model gives it */
@@ -423,6 +435,44 @@ static void fill_table(struct cvq_fuzz *z, struct vsb_mac_table *t, u32 room)
 			t->addr[i][j] = x * (i + 1) + j;
 }
 
+/* The control queue's ring, packed, over the same memory. */
+static void packed_init(struct cvq_fuzz *z)
+{
+	struct vsb_ring *r = &z->f.q.ring;
+
+	fpk_init(&z->pk, z->m, FCVQ_NUM);
+	r->packed = true;
+	r->id_descs = z->id_descs;
+	r->max_ids = FCVQ_NUM;
+	FUZZ_CHECK(!vsb_ring_setup(r, FCVQ_NUM, z->pk.desc, z->pk.drv_event,
+				   z->pk.dev_event, VSB_RING_BASE_PACKED_FRESH),
+		   "packed control queue: %s", vsb_fault_name(r->fault));
+}
+
+/*
+ * The chain fake_cvq laid out from split head, offered again on the
+ * packed ring; returns its buffer id.
+ */
+static u16 packed_offer(struct cvq_fuzz *z, u16 head)
+{
+	struct fbuf bufs[FCVQ_NUM];
+	unsigned int n = 0;
+	u16 flags, id = z->next_id++ % FCVQ_NUM;
+
+	do {
+		const u8 *d =
+			fmem_ptr(z->m, z->f.q.drv.desc + 16ULL * head, 16);
+		u64 addr = get_le32(d) | (u64)get_le32(d + 4) << 32;
+
+		flags = d[12] | d[13] << 8;
+		bufs[n++] = (struct fbuf){ addr, get_le32(d + 8),
+					   flags & VRING_DESC_F_WRITE };
+		head = d[14] | d[15] << 8;
+	} while ((flags & VRING_DESC_F_NEXT) && n < FCVQ_NUM);
+	fpk_add(&z->pk, bufs, n, id);
+	return id;
+}
+
 /* Features, the device, and a state commands could have left. */
 static void setup(struct cvq_fuzz *z)
 {
@@ -435,6 +485,9 @@ static void setup(struct cvq_fuzz *z)
 	fin_bytes(&z->in, mac, sizeof(mac));
 	fcvq_init(&z->f, z->m, features, mac, max_pairs);
 	z->f.q.ring.mem = z->fm.mem;
+	z->packed = features & FEATURE(VIRTIO_F_RING_PACKED);
+	if (z->packed)
+		packed_init(z);
 	modes = fin_u8(&z->in);
 	if (!(modes & 0x80))
 		return; /* just after reset */
@@ -674,6 +727,8 @@ static void run_cmd(struct cvq_fuzz *z)
 	read_cmd(z, &c);
 	head = fcvq_offer(f, z->cmd, c.len, c.out, c.nr_out, c.in, c.nr_in,
 			  c.in_perm);
+	if (z->packed)
+		head = packed_offer(z, head);
 	if (c.unreadable && f->out_rgn >= 0)
 		fmem_unmap(z->m, f->out_rgn);
 	c.ack_addr = first_writable_byte(z, &c);

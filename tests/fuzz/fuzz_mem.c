@@ -50,6 +50,7 @@ static int fmw_write(void *priv, u64 addr, const void *buf, u32 len)
 		       len < FMW_LOG_BYTES ? len : FMW_LOG_BYTES);
 	}
 	fm->nr_writes++;
+	fm->total_writes++;
 	return ret;
 }
 

@@ -16,7 +16,7 @@
 #include "fuzz_input.h"
 
 /* Device writes logged per fmw_clear_log(); bytes kept of each. */
-#define FMW_LOG 8
+#define FMW_LOG 72
 #define FMW_LOG_BYTES 256
 /* Racing driver writes one input may schedule, and their size. */
 #define FMW_MAX_RACES 16
@@ -42,6 +42,7 @@ struct fuzz_mem {
 	struct vsb_mem mem; /* what the code under test is given */
 	u32 accesses; /* device accesses so far, failed ones too */
 	unsigned int nr_writes; /* device writes since fmw_clear_log() */
+	unsigned int total_writes; /* and since fmw_init() */
 	struct fmw_write log[FMW_LOG];
 	unsigned int nr_races;
 	unsigned int races_fired;

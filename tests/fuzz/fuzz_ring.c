@@ -21,18 +21,20 @@
  *     the round, unless writing the used ring itself failed;
  *   - the used index follows the chains taken: it never passes the avail
  *     index the device read, nor the avail position;
- *   - the serving loop ends: re-armed kicks that report new buffers are
- *     followed by a chain or a fault, unless the racing driver changed
- *     memory in between;
+ *   - the serving loop ends: re-armed kicks that report new buffers, and
+ *     a pop that says more were announced, are followed by a chain or a
+ *     fault, unless the racing driver changed memory in between;
  *   - a ring set up with a bad size or address reports RING_CONFIG.
  */
 
 #include <stdlib.h>
 
 #include "fake_driver.h"
+#include "fuzz_chain.h"
 #include "fuzz_check.h"
 #include "fuzz_input.h"
 #include "fuzz_mem.h"
+#include "fuzz_serve.h"
 
 /* Queues of 1 to 2^RING_MAX_LOG2 entries, or any raw size. */
 #define RING_MAX_LOG2 9
@@ -44,8 +46,6 @@
 /* Driver operations and IOTLB changes per input. */
 #define OPS_MAX 64
 #define MAPS_MAX 8
-/* Most bytes one chain read or write moves. */
-#define COPY_MAX 0x10000U
 /* Used entries remembered: more than are ever staged unwritten. */
 #define SHADOW 64
 
@@ -66,11 +66,12 @@ struct ring_fuzz {
 	struct vsb_ring ring;
 	struct vsb_chain chain;
 	u64 data;
-	u32 batch_limit; /* chains per round, as the module's batch_limit */
-	bool immediate; /* publish each chain, as completion=immediate */
-	/* Kicks off while serving, watched before re-arming (suppress_kicks). */
-	bool suppress;
-	bool watch;
+	/* How the module serves it, and the chain each pop fills. */
+	struct fsv sv;
+	struct fch ch;
+	/* Bytes read from and written to each chain this round, at most. */
+	u16 read_len;
+	u16 write_len;
 	/* The device asked for no kicks and has not re-armed since. */
 	bool kicks_off;
 	/* Since the ring was last based: its start, chains taken, pushed. */
@@ -84,7 +85,6 @@ struct ring_fuzz {
 	bool used_write_failed;
 	/* The device has written used->flags since setup. */
 	bool started;
-	u8 copy[COPY_MAX];
 };
 
 static u16 ring_num(struct ring_fuzz *f)
@@ -137,17 +137,13 @@ static void setup(struct ring_fuzz *f)
 	bool valid_num = num && !(num & (num - 1)) && num <= 1 << RING_MAX_LOG2;
 	u64 desc, avail, used;
 	unsigned int i, maps;
-	u32 max_segs;
 
-	f->layout = (flags >> 3 & 3) % LAYOUT_COUNT;
+	f->sv = (struct fsv){ .q = f, .fm = &f->fm, .ring = &f->ring };
+	f->sv.kicks_off = &f->kicks_off;
+	f->layout = fsv_set_mode(&f->sv, flags) % LAYOUT_COUNT;
 	if (!valid_num)
 		f->layout = LAYOUT_RAW;
-	f->ring.event_idx = flags & 1;
-	f->ring.indirect = flags & 2;
-	f->immediate = flags & 4;
-	f->suppress = flags & 0x20;
-	f->watch = flags & 0x40;
-	f->batch_limit = fin_u8(&f->in);
+	f->sv.limit = fin_u8(&f->in);
 
 	if (f->layout == LAYOUT_FAKE_DRIVER)
 		fdrv_init(&f->drv, f->m, num, start);
@@ -176,14 +172,8 @@ static void setup(struct ring_fuzz *f)
 		   (unsigned long long)desc, (unsigned long long)avail,
 		   (unsigned long long)used, vsb_fault_name(f->ring.fault));
 	f->base = start;
-
-	/* The module's chains have room for its largest queue; try less. */
-	max_segs = 1 + fin_below(&f->in, num ? num : 1);
-	if (flags & 0x80)
-		max_segs = num ? num : 1;
-	f->chain.segs = calloc(max_segs, sizeof(*f->chain.segs));
-	FUZZ_CHECK(f->chain.segs, "out of memory");
-	f->chain.max_segs = max_segs;
+	fch_alloc_segs(&f->chain, &f->in, num, flags & FSV_FULL_SEGS);
+	f->ch = (struct fch){ &f->in, &f->fm, &f->ring, &f->chain };
 }
 
 /* ---- the driver ---- */
@@ -252,130 +242,6 @@ static void driver_indirect(struct ring_fuzz *f)
 }
 
 /* ---- the device, as kmod/vsb_run.c runs it ---- */
-
-static bool seg_has(const struct vsb_seg *seg, u16 n, u64 addr, u32 len)
-{
-	u16 i;
-
-	for (i = 0; i < n; i++)
-		if (addr >= seg[i].addr && len <= seg[i].len &&
-		    addr - seg[i].addr <= seg[i].len - len)
-			return true;
-	return false;
-}
-
-static void check_chain(struct ring_fuzz *f)
-{
-	const struct vsb_chain *c = &f->chain;
-	u64 out = 0, in = 0;
-	u16 i;
-
-	FUZZ_CHECK(c->head < f->ring.num, "head %u of %u", c->head,
-		   f->ring.num);
-	FUZZ_CHECK(c->nr_out + c->nr_in <= f->ring.num &&
-			   c->nr_out + c->nr_in <= c->max_segs,
-		   "%u + %u buffers, queue %u, room %u", c->nr_out, c->nr_in,
-		   f->ring.num, c->max_segs);
-	for (i = 0; i < c->nr_out + c->nr_in; i++) {
-		u64 last;
-
-		FUZZ_CHECK(c->segs[i].len, "empty buffer %u kept", i);
-		FUZZ_CHECK(!__builtin_add_overflow(c->segs[i].addr,
-						   (u64)c->segs[i].len - 1,
-						   &last),
-			   "buffer %u wraps", i);
-		if (i < c->nr_out)
-			out += c->segs[i].len;
-		else
-			in += c->segs[i].len;
-	}
-	FUZZ_CHECK(out == c->out_len && in == c->in_len && out + in <= U32_MAX,
-		   "lengths %llu/%llu, chain says %u/%u",
-		   (unsigned long long)out, (unsigned long long)in, c->out_len,
-		   c->in_len);
-}
-
-/* Compare what a chain read gave with memory, buffer by buffer. */
-static void check_read_bytes(struct ring_fuzz *f, u32 offset, u32 len)
-{
-	const struct vsb_seg *seg = f->chain.segs;
-	u32 done = 0;
-	u16 i;
-
-	for (i = 0; i < f->chain.nr_out && done < len; i++, seg++) {
-		u32 chunk;
-
-		if (offset >= seg->len) {
-			offset -= seg->len;
-			continue;
-		}
-		chunk = seg->len - offset < len - done ? seg->len - offset :
-							 len - done;
-		FUZZ_CHECK(!memcmp(f->copy + done,
-				   fmem_ptr(f->m, seg->addr + offset, chunk),
-				   chunk),
-			   "chain read bytes %u..%u differ from memory", done,
-			   done + chunk);
-		done += chunk;
-		offset = 0;
-	}
-	FUZZ_CHECK(done == len, "read %u of %u bytes", done, len);
-}
-
-/* Read part of the chain's readable buffers, as a command or frame. */
-static void use_readable(struct ring_fuzz *f, u16 want)
-{
-	const struct vsb_chain *c = &f->chain;
-	u32 len = want < c->out_len ? want : c->out_len;
-	u32 offset = fin_below(&f->in, (u64)c->out_len - len + 1);
-	unsigned int fired = f->fm.races_fired;
-	int ret;
-
-	if (len > COPY_MAX)
-		len = COPY_MAX;
-	if (c->out_len - len < U32_MAX)
-		FUZZ_CHECK(vsb_chain_read(&f->ring, c, c->out_len - len + 1,
-					  f->copy, len) == -EINVAL,
-			   "read past the readable buffers accepted");
-	fmw_clear_log(&f->fm);
-	ret = vsb_chain_read(&f->ring, c, offset, f->copy, len);
-	FUZZ_CHECK(!f->fm.nr_writes, "chain read wrote");
-	FUZZ_CHECK(!ret || ret == -EFAULT || ret == -EPERM, "read: %d", ret);
-	if (!ret && fired == f->fm.races_fired)
-		check_read_bytes(f, offset, len);
-}
-
-/*
- * Write part of the writable buffers; returns bytes written, or -1 if
- * memory refused, which the module treats as a driver error.
- */
-static int use_writable(struct ring_fuzz *f, u16 want)
-{
-	const struct vsb_chain *c = &f->chain;
-	const struct vsb_seg *in = c->segs + c->nr_out;
-	u32 len = want < c->in_len ? want : c->in_len;
-	u32 sum = 0;
-	unsigned int i;
-	int ret;
-
-	if (len > COPY_MAX)
-		len = COPY_MAX;
-	memset(f->copy, 0xa5, len);
-	fmw_clear_log(&f->fm);
-	ret = vsb_chain_write(&f->ring, c, 0, f->copy, len);
-	FUZZ_CHECK(!ret || ret == -EFAULT || ret == -EPERM, "write: %d", ret);
-	for (i = 0; i < f->fm.nr_writes && i < FMW_LOG; i++) {
-		const struct fmw_write *w = &f->fm.log[i];
-
-		FUZZ_CHECK(seg_has(in, c->nr_in, w->addr, w->len),
-			   "chain write at %#llx+%u outside writable buffers",
-			   (unsigned long long)w->addr, w->len);
-		sum += w->len;
-	}
-	FUZZ_CHECK(ret || f->fm.nr_writes > FMW_LOG || sum == len,
-		   "wrote %u of %u bytes", sum, len);
-	return ret ? -1 : (int)len;
-}
 
 static u64 used_elem_addr(const struct ring_fuzz *f, u16 pos)
 {
@@ -527,8 +393,9 @@ static void check_flags_write(struct ring_fuzz *f, u16 val, const char *what)
 }
 
 /* Re-arm kicks; returns what vsb_ring_enable_kicks() says. */
-static int enable_kicks(struct ring_fuzz *f)
+static int enable_kicks(void *q)
 {
+	struct ring_fuzz *f = q;
 	bool clear = !f->ring.event_idx && f->kicks_off && f->started;
 	bool was_started = f->started;
 	int ret;
@@ -564,8 +431,9 @@ static int enable_kicks(struct ring_fuzz *f)
  * Ask for no kicks: without EVENT_IDX one write of NO_NOTIFY, the first
  * time only; with it, nothing (avail_event stays behind).
  */
-static void disable_kicks(struct ring_fuzz *f)
+static void disable_kicks(void *q)
 {
+	struct ring_fuzz *f = q;
 	bool set = !f->ring.event_idx && !f->kicks_off;
 	bool was_started = f->started;
 	int ret;
@@ -589,8 +457,9 @@ static void disable_kicks(struct ring_fuzz *f)
 }
 
 /* Watch the avail index: reads only, takes nothing. */
-static int poll_ring(struct ring_fuzz *f)
+static int poll_ring(void *q)
 {
+	struct ring_fuzz *f = q;
 	u16 before = f->ring.last_avail;
 	bool was_started = f->started;
 	int ret;
@@ -606,8 +475,9 @@ static int poll_ring(struct ring_fuzz *f)
 }
 
 /* Take one chain: 1, 0 (nothing new) or -EIO, with the checks. */
-static int pop(struct ring_fuzz *f)
+static int pop(void *q)
 {
+	struct ring_fuzz *f = q;
 	u16 before = f->ring.last_avail;
 	int ret;
 
@@ -632,7 +502,7 @@ static int pop(struct ring_fuzz *f)
 			   f->ring.last_avail, f->chain.head);
 	}
 	if (ret == 1)
-		check_chain(f);
+		fch_check_shape(&f->ch);
 	FUZZ_CHECK((u16)(f->ring.avail_idx - f->ring.last_avail) <= f->ring.num,
 		   "avail idx %u, position %u", f->ring.avail_idx,
 		   f->ring.last_avail);
@@ -643,20 +513,16 @@ static int pop(struct ring_fuzz *f)
  * Serve one chain as a command or frame; false if it was not completed
  * and must be given back, as the module does.
  */
-static bool serve_chain(struct ring_fuzz *f, u16 read_len, u16 write_len)
+static bool serve_chain(void *q)
 {
-	int written;
+	struct ring_fuzz *f = q;
+	int written = fch_serve(&f->ch, f->read_len, f->write_len);
 
-	use_readable(f, read_len);
-	written = use_writable(f, write_len);
-	if (written < 0) {
-		/* As the loopback: the driver's error, the chain goes back. */
-		f->ring.fault = VSB_FAULT_BUFFER_ACCESS;
+	if (written < 0)
 		return false;
-	}
 	if (!push(f, f->chain.head, written, false))
 		return false;
-	if (f->immediate)
+	if (f->sv.immediate)
 		publish(f);
 	return true;
 }
@@ -687,58 +553,22 @@ static void check_round(struct ring_fuzz *f)
 		   r->avail_idx);
 }
 
+static const struct fsv_ops ring_serve_ops = {
+	.pop = pop,
+	.poll = poll_ring,
+	.enable_kicks = enable_kicks,
+	.disable_kicks = disable_kicks,
+	.serve_chain = serve_chain,
+};
+
 /* One run of the queue, like vsb_process_cvq(). */
 static void serve(struct ring_fuzz *f)
 {
-	u32 limit = f->batch_limit ? f->batch_limit : f->ring.num;
-	u16 read_len = fin_u16(&f->in), write_len = fin_u16(&f->in);
-	unsigned int kicked_races = ~0U;
-	u32 served = 0;
-	int ret;
-
+	f->sv.ops = &ring_serve_ops;
+	f->read_len = fin_u16(&f->in);
+	f->write_len = fin_u16(&f->in);
 	f->used_write_failed = false;
-	if (f->suppress) {
-		disable_kicks(f);
-		if (f->ring.fault) {
-			publish(f);
-			check_round(f);
-			return;
-		}
-	}
-	for (;;) {
-		ret = pop(f);
-		if (!ret) {
-			FUZZ_CHECK(
-				kicked_races != f->fm.races_fired,
-				"kicks re-armed with buffers pending, yet none");
-			/* The worker's watch before it re-arms: one look here. */
-			if (f->watch && f->kicks_off) {
-				ret = poll_ring(f);
-				if (ret > 0) {
-					kicked_races = f->fm.races_fired;
-					continue;
-				}
-				if (ret < 0)
-					break;
-			}
-			ret = enable_kicks(f);
-			if (ret > 0) {
-				kicked_races = f->fm.races_fired;
-				continue;
-			}
-			break;
-		}
-		kicked_races = ~0U;
-		if (ret < 0)
-			break;
-		if (!serve_chain(f, read_len, write_len)) {
-			ret = -EIO;
-			break;
-		}
-		if (++served >= limit)
-			break;
-	}
-	if (ret < 0)
+	if (fsv_run(&f->sv) < 0)
 		push(f, f->chain.head, 0, true);
 	publish(f);
 	check_round(f);

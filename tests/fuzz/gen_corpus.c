@@ -3,7 +3,7 @@
  * Writes the seed corpora, tests/fuzz/corpus/TARGET/NAME: a few inputs
  * per target in the field layout the target reads (fuzz_input.h), each a
  * well-formed scenario the fuzzer then mutates: valid commands of every
- * class, split and framed differently; rings with direct and indirect
+ * class, split and framed differently, over a split or a packed queue; rings with direct and indirect
  * chains, EVENT_IDX, immediate completion, wrapping indices.
  *
  *   gen-corpus DIR      (make fuzz-corpus runs it on tests/fuzz/corpus)
@@ -176,6 +176,11 @@ static int gen_cvq(const char *dir)
 	for (i = 0; i < ARRAY_SIZE(cmds) && i < 8; i++)
 		cvq_cmd(&s, cmds[i].cmd, cmds[i].len, 2, 2, false);
 	ret |= write_seed(dir, "fuzz_cvq", "all-split", &s);
+	/* The same over a packed control queue. */
+	cvq_device(&s, FCVQ_ALL_FEATURES | FEATURE(VIRTIO_F_RING_PACKED));
+	for (i = 0; i < ARRAY_SIZE(cmds) && i < 8; i++)
+		cvq_cmd(&s, cmds[i].cmd, cmds[i].len, 2, 2, false);
+	ret |= write_seed(dir, "fuzz_cvq", "all-split-packed", &s);
 	/* No feature negotiated: every command is an ERR. */
 	cvq_device(&s, 0);
 	cvq_cmd(&s, CMD(4, 0, 2, 0), 1, 1, false);
@@ -308,11 +313,318 @@ static int gen_ring(const char *dir)
 	return ret;
 }
 
+/* ---- fuzz_ring_packed: see fuzz_ring_packed.c's setup() and run_op() ---- */
+
+#define PK_DATA_LEN 0x8000
+#define PK_NUM_MAX 512
+#define PK_CHAIN_MAX 8
+#define PK_EVENT_IDX 1
+#define PK_INDIRECT 2
+#define PK_IMMEDIATE 4
+#define PK_SUPPRESS 0x20
+#define PK_WATCH 0x40
+#define PK_FULL_SEGS 0x80
+#define PK_SMALL_ID_TABLE 1 /* the "more" byte of setup() */
+#define PK_AT_REST 8
+#define PK_ID_RAW 1 /* a chain's kind byte */
+#define PK_DESC_WRITE 1 /* a descriptor's kind byte */
+#define PK_DESC_FLIP_NEXT 2
+#define PK_DESC_LAP 8
+
+enum {
+	PK_OP_CHAIN,
+	PK_OP_INDIRECT,
+	PK_OP_RAW_DESC,
+	PK_OP_EVENT,
+	PK_OP_SERVE = 5,
+	PK_OP_MAP,
+	PK_OP_SET_BASE = 8,
+};
+
+struct pk {
+	struct seed s;
+	u16 num;
+	bool immediate;
+};
+
+/*
+ * A queue of num (1 to 64) at rest at position pos, wrap counter wrap:
+ * the driver's own layout, no IOTLB changes, a batch of the queue size.
+ */
+static void pk_setup(struct pk *q, u16 num, u8 flags, u8 more, u16 pos,
+		     bool wrap)
+{
+	q->s.len = 0;
+	q->num = num;
+	q->immediate = flags & PK_IMMEDIATE;
+	put(&q->s, num - 1, 1);
+	put(&q->s, flags | PK_FULL_SEGS, 1);
+	put(&q->s, more, 1);
+	if (more & PK_SMALL_ID_TABLE)
+		put(&q->s, num / 2, 2);
+	put(&q->s, 0, 1); /* batch limit: the queue size */
+	put_below(&q->s, 0, 9); /* no IOTLB changes */
+	if (pos || !wrap) {
+		put(&q->s, wrap ? 2 : 4, 1);
+		put_below(&q->s, pos, num);
+	} else {
+		put(&q->s, 0, 1); /* VSB_RING_BASE_PACKED_FRESH */
+	}
+	put_below(&q->s, 0, num); /* max_segs, overridden */
+}
+
+/* A descriptor of a chain; lap: the flags of another lap, or 0. */
+static void pk_desc(struct pk *q, u8 kind, u32 off, u32 len, u8 lap, bool last)
+{
+	put(&q->s, kind | (lap ? PK_DESC_LAP : 0), 1);
+	if (lap)
+		put(&q->s, lap - 1, 1);
+	put_below(&q->s, off, PK_DATA_LEN);
+	put_below(&q->s, len, 512);
+	if (!last)
+		put(&q->s, 0xee, 1); /* the id field, ignored */
+}
+
+/* n buffers, readable then writable, with the id the driver picks. */
+static void pk_chain(struct pk *q, unsigned int n, unsigned int nr_write)
+{
+	unsigned int i;
+
+	put(&q->s, PK_OP_CHAIN, 1);
+	put(&q->s, 0, 1); /* a free id */
+	put_below(&q->s, n - 1, PK_CHAIN_MAX);
+	for (i = 0; i < n; i++)
+		pk_desc(q, i >= n - nr_write ? PK_DESC_WRITE : 0, 0x100 * i, 64,
+			0, i + 1 == n);
+}
+
+/* One readable buffer and the given id (raw: any value). */
+static void pk_chain_id(struct pk *q, u16 id)
+{
+	put(&q->s, PK_OP_CHAIN, 1);
+	put(&q->s, PK_ID_RAW, 1);
+	put_below(&q->s, 0, PK_CHAIN_MAX);
+	put(&q->s, id, 2);
+	pk_desc(q, 0, 0x100, 16, 0, true);
+}
+
+static void pk_indirect(struct pk *q)
+{
+	static const struct {
+		u32 off, len;
+		bool write;
+	} bufs[] = { { 0x100, 12, false },
+		     { 0x180, 52, false },
+		     { 0x200, 128, true } };
+	unsigned int i;
+
+	put(&q->s, PK_OP_INDIRECT, 1);
+	put(&q->s, 0, 1); /* a well-formed table, a free id */
+	put_below(&q->s, ARRAY_SIZE(bufs) - 1, PK_CHAIN_MAX);
+	put_below(&q->s, 0x400 / 16, PK_DATA_LEN / 16 - PK_CHAIN_MAX);
+	for (i = 0; i < ARRAY_SIZE(bufs); i++) {
+		put(&q->s, bufs[i].write ? PK_DESC_WRITE : 0, 1);
+		put_below(&q->s, bufs[i].off, PK_DATA_LEN);
+		put_below(&q->s, bufs[i].len, 512);
+	}
+}
+
+/*
+ * Serve what is available: chains of readable bytes read whole (one
+ * offset byte each), held back and completed in reverse when asked.
+ */
+static void pk_serve(struct pk *q, unsigned int chains, bool hold)
+{
+	unsigned int i;
+
+	put(&q->s, PK_OP_SERVE, 1);
+	put(&q->s, 0xffff, 2);
+	put(&q->s, 64, 2);
+	if (!q->immediate)
+		put(&q->s, hold, 1);
+	for (i = 0; i < chains; i++)
+		put(&q->s, 0, 1);
+	for (i = 0; hold && i < chains; i++)
+		put(&q->s, chains - 1 - i, 1);
+}
+
+/* The driver asks for a notification 2 descriptors on. */
+static void pk_event_desc(struct pk *q)
+{
+	put(&q->s, PK_OP_EVENT, 1);
+	put(&q->s, 3, 1);
+	put_below(&q->s, 2, 2 * q->num);
+}
+
+/* The IOTLB over descriptors [from, from + n) alone, with perm. */
+static void pk_ring_map(struct pk *q, u16 from, u16 n, unsigned int perm)
+{
+	/* The op is read modulo 10; 0x80 asks for the ring's descriptors. */
+	put(&q->s, 0x80 + (PK_OP_MAP + 10 - 0x80 % 10) % 10, 1);
+	put_below(&q->s, from, q->num);
+	put_below(&q->s, n - 1, q->num - from);
+	put_below(&q->s, perm - 1, FMEM_RW);
+}
+
+static int pk_write(const char *dir, const char *name, const struct pk *q)
+{
+	return write_seed(dir, "fuzz_ring_packed", name, &q->s);
+}
+
+/* Valid traffic: direct, wrapping, indirect, out of order, base. */
+static int gen_packed_valid(const char *dir)
+{
+	static const struct {
+		const char *name;
+		u16 num;
+		u8 flags;
+		u8 more;
+		u16 pos;
+		bool wrap;
+	} rings[] = {
+		{ "direct", 8, 0, 0, 0, true },
+		{ "direct-event-idx", 8, PK_EVENT_IDX, 0, 0, true },
+		{ "direct-immediate", 8, PK_IMMEDIATE, 0, 0, true },
+		{ "suppress-watch", 8, PK_SUPPRESS | PK_WATCH, 0, 0, true },
+		{ "wrap-odd-size", 5, PK_EVENT_IDX, PK_AT_REST, 3, false },
+	};
+	struct pk q;
+	unsigned int i, j;
+	int ret = 0;
+
+	for (i = 0; i < ARRAY_SIZE(rings); i++) {
+		pk_setup(&q, rings[i].num, rings[i].flags, rings[i].more,
+			 rings[i].pos, rings[i].wrap);
+		for (j = 0; j < 4; j++) {
+			if (rings[i].flags & PK_EVENT_IDX)
+				pk_event_desc(&q);
+			pk_chain(&q, 1 + j % 3, 1);
+			pk_serve(&q, 1, false);
+		}
+		ret |= pk_write(dir, rings[i].name, &q);
+	}
+	pk_setup(&q, 6, PK_INDIRECT, 0, 0, true);
+	for (j = 0; j < 3; j++) {
+		pk_indirect(&q);
+		pk_serve(&q, 1, false);
+	}
+	ret |= pk_write(dir, "indirect", &q);
+	/* Four chains completed last first: each skips its own length. */
+	pk_setup(&q, 7, 0, 0, 0, true);
+	for (j = 0; j < 4; j++)
+		pk_chain(&q, 1 + j % 2, 0);
+	pk_serve(&q, 4, true);
+	pk_chain(&q, 2, 1);
+	pk_serve(&q, 1, false);
+	ret |= pk_write(dir, "out-of-order", &q);
+	/* Save the base and restore it, as vhost does around a stop. */
+	pk_setup(&q, 4, 0, 0, 0, true);
+	pk_chain(&q, 3, 1);
+	pk_serve(&q, 1, false);
+	put(&q.s, PK_OP_SET_BASE, 1);
+	put(&q.s, 0, 1);
+	pk_chain(&q, 3, 1);
+	pk_serve(&q, 1, false);
+	ret |= pk_write(dir, "base-round-trip", &q);
+	return ret;
+}
+
+/* One seed per fault the target predicts. */
+static int gen_packed_faults(const char *dir)
+{
+	struct pk q;
+	unsigned int i;
+	int ret = 0;
+
+	pk_setup(&q, 8, 0, 0, 0, true);
+	pk_chain_id(&q, 8);
+	pk_serve(&q, 0, false);
+	ret |= pk_write(dir, "fault-id-range", &q);
+
+	pk_setup(&q, 8, 0, 0, 0, true);
+	pk_chain_id(&q, 2);
+	pk_chain_id(&q, 2);
+	pk_serve(&q, 1, false);
+	ret |= pk_write(dir, "fault-id-in-use", &q);
+
+	/* AVAIL and USED both at the driver's wrap counter, at the head. */
+	pk_setup(&q, 8, 0, 0, 0, true);
+	put(&q.s, PK_OP_RAW_DESC, 1);
+	put_below(&q.s, 0, 8);
+	put(&q.s, FMEM_BASE + FMEM_SIZE / 2 + 0x100, 8); /* in the data area */
+	put(&q.s, 16, 4);
+	put(&q.s, 0, 2);
+	put(&q.s, 0x8080, 2);
+	pk_serve(&q, 0, false);
+	ret |= pk_write(dir, "fault-packed-flags-head", &q);
+
+	/* The chain's second descriptor with the previous lap's flags. */
+	pk_setup(&q, 8, 0, 0, 0, true);
+	put(&q.s, PK_OP_CHAIN, 1);
+	put(&q.s, 0, 1);
+	put_below(&q.s, 1, PK_CHAIN_MAX);
+	pk_desc(&q, 0, 0x100, 16, 0, false);
+	pk_desc(&q, 0, 0x200, 16, 4, true); /* USED alone: last lap's */
+	pk_serve(&q, 0, false);
+	ret |= pk_write(dir, "fault-packed-flags-chain", &q);
+
+	/* Every descriptor chained to the next, all around the ring. */
+	pk_setup(&q, 8, 0, 0, 0, true);
+	put(&q.s, PK_OP_CHAIN, 1);
+	put(&q.s, 0, 1);
+	put_below(&q.s, 7, PK_CHAIN_MAX);
+	for (i = 0; i < 8; i++)
+		pk_desc(&q, i == 7 ? PK_DESC_FLIP_NEXT : 0, 0x100, 16, 0,
+			i == 7);
+	pk_serve(&q, 0, false);
+	ret |= pk_write(dir, "fault-chain-loop", &q);
+
+	/* A bad buffer: the chain still comes back with its id. */
+	pk_setup(&q, 8, 0, 0, 0, true);
+	put(&q.s, PK_OP_CHAIN, 1);
+	put(&q.s, 0, 1);
+	put_below(&q.s, 1, PK_CHAIN_MAX);
+	pk_desc(&q, PK_DESC_WRITE, 0x100, 16, 0, false);
+	pk_desc(&q, 0, 0x200, 16, 0, true);
+	pk_serve(&q, 0, false);
+	ret |= pk_write(dir, "fault-write-order", &q);
+
+	pk_setup(&q, 8, 0, 0, 0, true);
+	pk_indirect(&q);
+	pk_serve(&q, 0, false);
+	ret |= pk_write(dir, "fault-indirect-feature", &q);
+
+	/*
+	 * A ring mapped in pieces, all but descriptor 0 read-only: the
+	 * publish of two used descriptors fails on the second, and the
+	 * next run publishes again (crashes/fuzz_ring_packed/).
+	 */
+	pk_setup(&q, 8, 0, 0, 0, true);
+	pk_chain(&q, 1, 0);
+	pk_chain(&q, 1, 0);
+	pk_ring_map(&q, 0, 1, FMEM_RW);
+	pk_ring_map(&q, 1, 7, FMEM_RO);
+	pk_serve(&q, 2, false);
+	pk_serve(&q, 0, false);
+	ret |= pk_write(dir, "fault-ring-partly-read-only", &q);
+
+	/* More ids than the owner's table holds: RING_CONFIG at setup. */
+	pk_setup(&q, 8, 0, PK_SMALL_ID_TABLE, 0, true);
+	pk_chain(&q, 1, 0);
+	pk_serve(&q, 0, false);
+	ret |= pk_write(dir, "fault-ring-config", &q);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
 		fprintf(stderr, "usage: gen-corpus DIR\n");
 		return 2;
 	}
-	return gen_cvq(argv[1]) || gen_ring(argv[1]) ? 1 : 0;
+	return gen_cvq(argv[1]) || gen_ring(argv[1]) ||
+			       gen_packed_valid(argv[1]) ||
+			       gen_packed_faults(argv[1]) ?
+		       1 :
+		       0;
 }

@@ -80,6 +80,11 @@ u16 fpk_desc_flags(struct fpk *d, u16 pos)
 	return get16(d->m, d->desc + 16ULL * pos + DESC_FLAGS);
 }
 
+void fpk_set_desc_flags(struct fpk *d, u16 pos, u16 flags)
+{
+	put16(d->m, d->desc + 16ULL * pos + DESC_FLAGS, flags);
+}
+
 static void fpk_advance(struct fpk *d, u16 *pos, bool *wrap)
 {
 	if (++*pos == d->num) {

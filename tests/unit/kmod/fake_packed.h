@@ -52,6 +52,8 @@ u16 fpk_avail_flags(bool wrap);
 void fpk_write_desc(struct fpk *d, u64 table, u16 pos, u64 addr, u32 len,
 		    u16 id, u16 flags);
 u16 fpk_desc_flags(struct fpk *d, u16 pos);
+/* Only the flags of ring descriptor pos: what makes a chain available. */
+void fpk_set_desc_flags(struct fpk *d, u16 pos, u16 flags);
 
 /*
  * Make bufs available as one chain with buffer id @id, first descriptor's
