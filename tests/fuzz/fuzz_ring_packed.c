@@ -100,11 +100,7 @@ struct model {
 	u32 unsignalled;
 	bool started;
 	bool kicks_off;
-	/*
-	 * A flush failed after writing part of it, which the engine cannot
-	 * redo (see crashes/fuzz_ring_packed/): unless strict, the model
-	 * stops following; the ring is faulted for good anyway.
-	 */
+	/* The ring was refused at setup: there is nothing to follow. */
 	bool lost;
 };
 
@@ -150,8 +146,6 @@ struct packed_fuzz {
 	bool hold;
 	/* This round, a ring write failed: nothing need complete. */
 	bool used_write_failed;
-	/* FUZZ_RING_PACKED_STRICT: also the checks of known findings. */
-	bool strict;
 	/* FUZZ_RING_PACKED_TRACE: each pop on stderr, to check seeds. */
 	bool trace;
 	struct {
@@ -341,7 +335,6 @@ static void setup(struct packed_fuzz *f)
 		f->layout = LAYOUT_RAW;
 	f->ring.packed = true;
 	f->sv.limit = fin_u8(&f->in);
-	f->strict = getenv("FUZZ_RING_PACKED_STRICT") != NULL;
 	f->ring_clean = -1;
 	f->trace = getenv("FUZZ_RING_PACKED_TRACE") != NULL;
 
@@ -359,9 +352,6 @@ static void setup(struct packed_fuzz *f)
 		d->dev_event = fin_u64(&f->in);
 	}
 
-	/* A raw size past the spec's needs a table that large to be caught. */
-	if (!f->strict && max_ids > NUM_SPEC_MAX)
-		max_ids = NUM_SPEC_MAX;
 	f->ring.max_ids = max_ids;
 	if (!(more & 4))
 		f->ring.id_descs = calloc(max_ids ? max_ids : 1,
@@ -775,7 +765,6 @@ static bool check_flush(struct packed_fuzz *f, bool all)
 	if (failed != ~0U) {
 		FUZZ_CHECK(f->ring.fault != VSB_FAULT_NONE,
 			   "used write refused without a fault");
-		md->lost = failed && !f->strict;
 		f->used_write_failed = true;
 		return false;
 	}
@@ -1373,18 +1362,6 @@ static void serve(struct packed_fuzz *f)
 	check_round(f);
 }
 
-/*
- * Known (crashes/fuzz_ring_packed/, the id-table inputs): after setup refused a
- * ring for its id table, missing or smaller than num, set_base and push
- * still index it by num. The module never gets there (a size past its
- * table becomes 0): unless strict, leave those calls out.
- */
-static bool table_refused(const struct packed_fuzz *f)
-{
-	return !f->strict &&
-	       (!f->ring.id_descs || f->ring.num > f->ring.max_ids);
-}
-
 /* vhost's SET_VRING_BASE, fuzzed or what GET_VRING_BASE just said. */
 static void set_base(struct packed_fuzz *f)
 {
@@ -1394,8 +1371,6 @@ static void set_base(struct packed_fuzz *f)
 	enum vsb_fault before = f->ring.fault;
 	bool ok;
 
-	if (table_refused(f))
-		return;
 	vsb_ring_set_base(&f->ring, base);
 	model_set_base(f, base);
 	ok = f->md.avail_pos < f->ring.num && f->md.used_pos < f->ring.num;
@@ -1418,8 +1393,6 @@ static void push_unknown(struct packed_fuzz *f)
 	u16 id = fin_u16(&f->in), before = f->ring.used_idx;
 
 	if (id < f->ring.num && f->md.in_flight[id])
-		return;
-	if (table_refused(f))
 		return;
 	fmw_clear_log(&f->fm);
 	FUZZ_CHECK(vsb_ring_push(&f->ring, id, fin_u32(&f->in)) == -EINVAL,

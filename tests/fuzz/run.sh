@@ -30,6 +30,10 @@ seconds=$2
 out=${FUZZ_OUT:-build/fuzz}
 bin=$out/$target
 seeds=tests/fuzz/corpus/$target
+# Inputs of findings fixed since: they stay seeds, so a fix that comes
+# undone is found at once.
+crashes=tests/fuzz/crashes/$target
+[ -d "$crashes" ] || crashes=
 artifacts=$out/artifacts/$target/
 log=$out/$target.log
 
@@ -49,7 +53,7 @@ mkdir -p "$corpus" "$artifacts" || exit 2
 # -timeout: an input running 10 s is a hang, which is a finding too.
 "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
 	-print_final_stats=1 -artifact_prefix="$artifacts" \
-	"$corpus" "$seeds" >"$log" 2>&1
+	"$corpus" "$seeds" ${crashes:+"$crashes"} >"$log" 2>&1
 rc=$?
 
 stat() {
