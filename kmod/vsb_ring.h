@@ -27,6 +27,9 @@
  */
 #define VSB_RING_BASE_PACKED_FRESH 0x80008000U
 
+/* See struct vsb_ring's id_descs; so a packed chain has under 2^15 descs. */
+#define VSB_RING_ID_STAGED 0x8000
+
 /* One guest buffer: a device address range. */
 struct vsb_seg {
 	u64 addr;
@@ -61,7 +64,8 @@ struct vsb_ring {
 	bool indirect;
 	/*
 	 * Packed, provided by the owner: per buffer id below max_ids, the
-	 * descriptors its chain holds while in flight, 0 when free.
+	 * descriptors its chain holds while in flight, 0 when free; with
+	 * VSB_RING_ID_STAGED once its used buffer is pushed, until written.
 	 */
 	u16 *id_descs;
 	u32 max_ids;

@@ -33,12 +33,8 @@
 #define VSB_PACKED_FLAGS_OFF offsetof(struct vring_packed_desc, flags)
 #define VSB_PACKED_LEN_OFF offsetof(struct vring_packed_desc, len)
 #define VSB_PACKED_MAX_NUM 0x8000
-/*
- * In id_descs: the chain's used buffer is staged, not yet written; the
- * low 15 bits count its descriptors, so a chain has fewer than 2^15.
- */
-#define VSB_PACKED_ID_STAGED 0x8000
-#define VSB_PACKED_CHAIN_MAX (VSB_PACKED_ID_STAGED - 1)
+/* id_descs counts a chain's descriptors in the bits below the flag. */
+#define VSB_PACKED_CHAIN_MAX (VSB_RING_ID_STAGED - 1)
 /* Descriptors of an indirect table read per guest memory access. */
 #define VSB_PACKED_TABLE_BATCH 4
 
@@ -361,7 +357,7 @@ static int vsb_packed_flush(struct vsb_ring *ring)
 	for (i = 0; i < ring->nr_staged; i++) {
 		u32 id = __virtio32_to_cpu(true, ring->staged[i].id);
 		u32 len = __virtio32_to_cpu(true, ring->staged[i].len);
-		u16 descs = ring->id_descs[id] & ~VSB_PACKED_ID_STAGED;
+		u16 descs = ring->id_descs[id] & ~VSB_RING_ID_STAGED;
 		u16 flags = wrap ? VSB_PACKED_AVAIL | VSB_PACKED_USED : 0;
 		struct vsb_packed_used used = {
 			.len = cpu_to_le32(len),
@@ -416,11 +412,11 @@ int vsb_packed_push(struct vsb_ring *ring, u16 id, u32 len)
 	struct vring_used_elem *elem;
 
 	if (!ring->id_descs || id >= ring->num || !ring->id_descs[id] ||
-	    (ring->id_descs[id] & VSB_PACKED_ID_STAGED))
+	    (ring->id_descs[id] & VSB_RING_ID_STAGED))
 		return -EINVAL;
 	if (ring->nr_staged == VSB_RING_BATCH && vsb_packed_flush(ring))
 		return -EIO;
-	ring->id_descs[id] |= VSB_PACKED_ID_STAGED;
+	ring->id_descs[id] |= VSB_RING_ID_STAGED;
 	elem = &ring->staged[ring->nr_staged++];
 	elem->id = __cpu_to_virtio32(true, id);
 	elem->len = __cpu_to_virtio32(true, len);

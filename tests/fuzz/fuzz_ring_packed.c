@@ -86,6 +86,14 @@ enum ring_layout {
 struct model {
 	u16 avail_pos;
 	bool avail_wrap;
+	/*
+	 * The flags of the descriptor at avail_pos when the last chain was
+	 * taken, if they said available: the engine may take them for the
+	 * next pop instead of reading them again ("A driver MUST NOT change
+	 * a descriptor after changing the VIRTQ_DESC_F_AVAIL bit").
+	 */
+	bool head_seen;
+	u16 head_flags;
 	u16 used_pos;
 	bool used_wrap;
 	u16 *in_flight; /* per id below num: its chain's descriptors */
@@ -293,6 +301,7 @@ static void model_set_base(struct packed_fuzz *f, u32 base)
 
 	md->avail_pos = base & (WRAP_BIT - 1);
 	md->avail_wrap = base & WRAP_BIT;
+	md->head_seen = false;
 	md->used_pos = base >> 16 & (WRAP_BIT - 1);
 	md->used_wrap = base >> 16 & WRAP_BIT;
 	md->nr_pending = 0;
@@ -893,6 +902,22 @@ static u32 desc_faults(struct packed_fuzz *f, const u8 *desc, bool first,
 	return faults;
 }
 
+/* After a chain was taken: what the engine may have seen of the next. */
+static void note_head(struct packed_fuzz *f)
+{
+	struct model *md = &f->md;
+	u8 raw[2];
+
+	md->head_seen =
+		f->ring.num &&
+		dev_read(f,
+			 f->ring.desc + 16ULL * md->avail_pos + DESC_FLAGS_OFF,
+			 raw, 2) &&
+		flags_avail(get16(raw), md->avail_wrap);
+	if (md->head_seen)
+		md->head_flags = get16(raw);
+}
+
 /* The model's next pop, read from memory before the device reads it. */
 static void model_pop(struct packed_fuzz *f)
 {
@@ -920,6 +945,11 @@ static void model_pop(struct packed_fuzz *f)
 		return;
 	}
 	flags = get16(desc);
+	/* A driver that changed an available descriptor: either reading. */
+	pw->unknown = md->head_seen && flags != md->head_flags;
+	md->head_seen = false;
+	if (pw->unknown)
+		return;
 	if (flags_used_now(flags, wrap)) {
 		pw->fault = VSB_FAULT_PACKED_FLAGS;
 		return;
@@ -1073,6 +1103,8 @@ static int pop(void *q)
 		   f->ring.avail_wrap, pos, wrap);
 	md->avail_pos = pos;
 	md->avail_wrap = wrap;
+	if (ret == 1)
+		note_head(f);
 	if (ret == 1)
 		fch_check_shape(&f->ch);
 	return ret;
@@ -1320,8 +1352,10 @@ static void check_round(struct packed_fuzz *f)
 	/* A base past the ring faulted it: the id table was left alone. */
 	if (md->avail_pos >= f->ring.num || md->used_pos >= f->ring.num)
 		return;
+	/* Pushed or not, a chain holds its descriptors until written. */
 	for (i = 0; i < f->ring.num; i++)
-		FUZZ_CHECK(f->ring.id_descs[i] == md->in_flight[i],
+		FUZZ_CHECK((f->ring.id_descs[i] & ~VSB_RING_ID_STAGED) ==
+				   md->in_flight[i],
 			   "id %u holds %u descriptors, model %u", i,
 			   f->ring.id_descs[i], md->in_flight[i]);
 	if (f->used_write_failed)
