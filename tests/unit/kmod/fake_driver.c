@@ -13,29 +13,6 @@
 #define USED_IDX 2
 #define USED_RING 4
 
-static void put16(struct fmem *m, u64 addr, u16 val)
-{
-	u16 raw = htole16(val);
-
-	memcpy(fmem_ptr(m, addr, 2), &raw, 2);
-}
-
-static u16 get16(struct fmem *m, u64 addr)
-{
-	u16 raw;
-
-	memcpy(&raw, fmem_ptr(m, addr, 2), 2);
-	return le16toh(raw);
-}
-
-static u32 get32(struct fmem *m, u64 addr)
-{
-	u32 raw;
-
-	memcpy(&raw, fmem_ptr(m, addr, 4), 4);
-	return le32toh(raw);
-}
-
 void fdrv_init(struct fdrv *d, struct fmem *m, u16 num, u16 start_idx)
 {
 	u32 used_size = USED_RING + 8 * num + 2;
@@ -57,15 +34,15 @@ void fdrv_init(struct fdrv *d, struct fmem *m, u16 num, u16 start_idx)
 			 d->used + USED_RING + 8 * num);
 	d->avail_idx = start_idx;
 	d->last_used = start_idx;
-	put16(m, d->avail + AVAIL_IDX, start_idx);
+	fmem_put16(m, d->avail + AVAIL_IDX, start_idx);
 	/*
 	 * Poison the used ring (flags, elements and avail_event) but for
 	 * idx: the device must write what the driver reads of it.
 	 */
 	memset(fmem_ptr(m, d->used, used_size), 0xef, used_size);
-	put16(m, d->used + USED_FLAGS, FDRV_POISON16);
-	put16(m, d->used + USED_IDX, start_idx);
-	put16(m, d->used + USED_RING + 8 * num, FDRV_POISON16);
+	fmem_put16(m, d->used + USED_FLAGS, FDRV_POISON16);
+	fmem_put16(m, d->used + USED_IDX, start_idx);
+	fmem_put16(m, d->used + USED_RING + 8 * num, FDRV_POISON16);
 }
 
 void fdrv_write_desc(struct fdrv *d, u64 table, u16 i, u64 addr, u32 len,
@@ -146,53 +123,54 @@ u16 fdrv_add_indirect(struct fdrv *d, const struct fbuf *bufs, unsigned int n)
 
 void fdrv_make_avail(struct fdrv *d, u16 head)
 {
-	put16(d->m, d->avail + AVAIL_RING + 2 * (d->avail_idx % d->num), head);
+	fmem_put16(d->m, d->avail + AVAIL_RING + 2 * (d->avail_idx % d->num),
+		   head);
 	d->avail_idx++;
-	put16(d->m, d->avail + AVAIL_IDX, d->avail_idx);
+	fmem_put16(d->m, d->avail + AVAIL_IDX, d->avail_idx);
 }
 
 void fdrv_set_avail_idx(struct fdrv *d, u16 idx)
 {
 	d->avail_idx = idx;
-	put16(d->m, d->avail + AVAIL_IDX, idx);
+	fmem_put16(d->m, d->avail + AVAIL_IDX, idx);
 }
 
 void fdrv_set_avail_flags(struct fdrv *d, u16 flags)
 {
-	put16(d->m, d->avail + AVAIL_FLAGS, flags);
+	fmem_put16(d->m, d->avail + AVAIL_FLAGS, flags);
 }
 
 void fdrv_set_used_flags(struct fdrv *d, u16 flags)
 {
-	put16(d->m, d->used + USED_FLAGS, flags);
+	fmem_put16(d->m, d->used + USED_FLAGS, flags);
 }
 
 void fdrv_set_used_event(struct fdrv *d, u16 val)
 {
-	put16(d->m, d->avail + AVAIL_RING + 2 * d->num, val);
+	fmem_put16(d->m, d->avail + AVAIL_RING + 2 * d->num, val);
 }
 
 u16 fdrv_used_idx(struct fdrv *d)
 {
-	return get16(d->m, d->used + USED_IDX);
+	return fmem_get16(d->m, d->used + USED_IDX);
 }
 
 u16 fdrv_used_flags(struct fdrv *d)
 {
-	return get16(d->m, d->used + USED_FLAGS);
+	return fmem_get16(d->m, d->used + USED_FLAGS);
 }
 
 u16 fdrv_avail_event(struct fdrv *d)
 {
-	return get16(d->m, d->used + USED_RING + 8 * d->num);
+	return fmem_get16(d->m, d->used + USED_RING + 8 * d->num);
 }
 
 void fdrv_used_elem(struct fdrv *d, u16 i, u32 *id, u32 *len)
 {
 	u64 elem = d->used + USED_RING + 8 * (i % d->num);
 
-	*id = get32(d->m, elem);
-	*len = get32(d->m, elem + 4);
+	*id = fmem_get32(d->m, elem);
+	*len = fmem_get32(d->m, elem + 4);
 }
 
 bool fdrv_get_used(struct fdrv *d, u32 *id, u32 *len)

@@ -181,3 +181,26 @@ void fmem_reset_counts(struct fmem *m)
 	}
 	m->failed = 0;
 }
+
+void fmem_put16(struct fmem *m, u64 addr, u16 val)
+{
+	u16 raw = htole16(val);
+
+	memcpy(fmem_ptr(m, addr, 2), &raw, 2);
+}
+
+u16 fmem_get16(struct fmem *m, u64 addr)
+{
+	u16 raw;
+
+	memcpy(&raw, fmem_ptr(m, addr, 2), 2);
+	return le16toh(raw);
+}
+
+u32 fmem_get32(struct fmem *m, u64 addr)
+{
+	u32 raw;
+
+	memcpy(&raw, fmem_ptr(m, addr, 4), 4);
+	return le32toh(raw);
+}

@@ -61,6 +61,15 @@ int fmem_region_of(const struct fmem *m, u64 addr);
 /* Driver-side view of [addr, addr + len): must lie in the array. */
 void *fmem_ptr(struct fmem *m, u64 addr, u64 len);
 
+/*
+ * Little-endian fields at [addr, addr + 2 or 4), driver side; with
+ * <endian.h> directly, so a mistake in vsb_host.h cannot cancel itself
+ * out in the fakes.
+ */
+void fmem_put16(struct fmem *m, u64 addr, u16 val);
+u16 fmem_get16(struct fmem *m, u64 addr);
+u32 fmem_get32(struct fmem *m, u64 addr);
+
 /* Device accesses to a region since the last fmem_reset_counts(). */
 unsigned int fmem_reads(const struct fmem *m, int region);
 unsigned int fmem_writes(const struct fmem *m, int region);

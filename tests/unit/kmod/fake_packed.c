@@ -12,29 +12,6 @@
 #define EV_OFF_WRAP 0
 #define EV_FLAGS 2
 
-static void put16(struct fmem *m, u64 addr, u16 val)
-{
-	u16 raw = htole16(val);
-
-	memcpy(fmem_ptr(m, addr, 2), &raw, 2);
-}
-
-static u16 get16(struct fmem *m, u64 addr)
-{
-	u16 raw;
-
-	memcpy(&raw, fmem_ptr(m, addr, 2), 2);
-	return le16toh(raw);
-}
-
-static u32 get32(struct fmem *m, u64 addr)
-{
-	u32 raw;
-
-	memcpy(&raw, fmem_ptr(m, addr, 4), 4);
-	return le32toh(raw);
-}
-
 void fpk_init(struct fpk *d, struct fmem *m, u16 num)
 {
 	assert_true(num >= 1 && num <= FPK_MAX_NUM);
@@ -50,8 +27,8 @@ void fpk_init(struct fpk *d, struct fmem *m, u16 num)
 	d->desc = m->regions[d->desc_rgn].addr;
 	/* "The descriptor ring is zero-initialized." */
 	memset(fmem_ptr(m, d->desc, 16ULL * num), 0, 16ULL * num);
-	put16(m, d->dev_event + EV_OFF_WRAP, FDRV_POISON16);
-	put16(m, d->dev_event + EV_FLAGS, FDRV_POISON16);
+	fmem_put16(m, d->dev_event + EV_OFF_WRAP, FDRV_POISON16);
+	fmem_put16(m, d->dev_event + EV_FLAGS, FDRV_POISON16);
 	d->avail_wrap = true;
 	d->used_wrap = true;
 }
@@ -77,12 +54,12 @@ void fpk_write_desc(struct fpk *d, u64 table, u16 pos, u64 addr, u32 len,
 
 u16 fpk_desc_flags(struct fpk *d, u16 pos)
 {
-	return get16(d->m, d->desc + 16ULL * pos + DESC_FLAGS);
+	return fmem_get16(d->m, d->desc + 16ULL * pos + DESC_FLAGS);
 }
 
 void fpk_set_desc_flags(struct fpk *d, u16 pos, u16 flags)
 {
-	put16(d->m, d->desc + 16ULL * pos + DESC_FLAGS, flags);
+	fmem_put16(d->m, d->desc + 16ULL * pos + DESC_FLAGS, flags);
 }
 
 static void fpk_advance(struct fpk *d, u16 *pos, bool *wrap)
@@ -112,7 +89,7 @@ u16 fpk_add(struct fpk *d, const struct fbuf *bufs, unsigned int n, u16 id)
 			first_flags = flags;
 		fpk_advance(d, &d->next_avail, &d->avail_wrap);
 	}
-	put16(d->m, d->desc + 16ULL * first + DESC_FLAGS, first_flags);
+	fmem_put16(d->m, d->desc + 16ULL * first + DESC_FLAGS, first_flags);
 	d->chain_len[id] = n;
 	return first;
 }
@@ -137,15 +114,15 @@ u16 fpk_add_indirect(struct fpk *d, const struct fbuf *bufs, unsigned int n,
 bool fpk_get_used(struct fpk *d, u16 *id, u32 *len, u16 *flags)
 {
 	u64 at = d->desc + 16ULL * d->next_used;
-	u16 f = get16(d->m, at + DESC_FLAGS);
+	u16 f = fmem_get16(d->m, at + DESC_FLAGS);
 	unsigned int i;
 
 	if (!!(f & FPK_USED) != d->used_wrap ||
 	    !!(f & FPK_AVAIL) != d->used_wrap)
 		return false;
 	*flags = f;
-	*id = get16(d->m, at + DESC_ID);
-	*len = get32(d->m, at + DESC_LEN);
+	*id = fmem_get16(d->m, at + DESC_ID);
+	*len = fmem_get32(d->m, at + DESC_LEN);
 	assert_true(*id < FPK_MAX_NUM && d->chain_len[*id]);
 	for (i = 0; i < d->chain_len[*id]; i++)
 		fpk_advance(d, &d->next_used, &d->used_wrap);
@@ -181,14 +158,14 @@ void fpk_expect_no_used(struct fpk *d)
 
 void fpk_set_driver_event(struct fpk *d, u16 off_wrap, u16 flags)
 {
-	put16(d->m, d->drv_event + EV_OFF_WRAP, off_wrap);
-	put16(d->m, d->drv_event + EV_FLAGS, flags);
+	fmem_put16(d->m, d->drv_event + EV_OFF_WRAP, off_wrap);
+	fmem_put16(d->m, d->drv_event + EV_FLAGS, flags);
 }
 
 void fpk_device_event(struct fpk *d, u16 *off_wrap, u16 *flags)
 {
-	*off_wrap = get16(d->m, d->dev_event + EV_OFF_WRAP);
-	*flags = get16(d->m, d->dev_event + EV_FLAGS);
+	*off_wrap = fmem_get16(d->m, d->dev_event + EV_OFF_WRAP);
+	*flags = fmem_get16(d->m, d->dev_event + EV_FLAGS);
 }
 
 void tpq_init(struct tpq *q, struct fmem *m, u16 num, bool event_idx,
