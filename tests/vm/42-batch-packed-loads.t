@@ -70,7 +70,7 @@ running() {
 	kill -0 "$1" 2>/dev/null
 }
 
-tap_plan 122
+tap_plan 124
 tb_load_batch
 tb_dev_add pb vdpasim_batch vhost_vdpa device_features "$FEATURES"
 echo immediate >$PARAMS/completion
