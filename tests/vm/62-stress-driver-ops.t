@@ -8,8 +8,8 @@
 # NEEDS_RESET is also a clean outcome) and, after all rounds, the device
 # must serve a normal load. Meanwhile an ordinary load runs on a second
 # device of the module, so its worker is busy too. The same stress runs
-# again on packed rings (--ring packed, a device offering RING_PACKED),
-# which stock has none of. Stock vdpa_sim_net
+# again on packed rings (--ring packed, devices offering RING_PACKED, in
+# batch and in immediate completion), which stock has none of. Stock vdpa_sim_net
 # is run for the record: its deviations are TAP TODO items. The harness
 # fails the test on any kernel warning, oops or hang.
 . tests/lib/tap.sh
@@ -34,13 +34,15 @@ verdict() {
 	sed -n 's/.* verdict \([^;]*\);.*/\1/p' /tmp/stress.out
 }
 
-tap_plan 17
+tap_plan 22
 tb_load_stock
 tb_load_batch
 tb_dev_add sd0 vdpasim_batch vhost_vdpa
 tb_dev_add sd1 vdpasim_batch vhost_vdpa
 tb_dev_add ss0 vdpasim_net vhost_vdpa
 tb_dev_add sp0 vdpasim_batch vhost_vdpa device_features "$PACKED"
+tb_dev_add spi0 vdpasim_batch vhost_vdpa device_features "$PACKED"
+vdpactl-batch dev batching spi0 completion immediate
 
 # A load on sd1 for the whole run; killed at the end.
 vdpactl-batch load --dev sd1 --count 30 --rounds 1000000 --mode parallel \
@@ -52,10 +54,13 @@ for c in $STRESS; do
 	tap_is "$? $(verdict)" "0 ok" "vdpa_sim_batch: $c, $ROUNDS rounds"
 	tap_diag "$(cat /tmp/stress.out)"
 done
-for c in $STRESS; do
-	stress sp0 "$c" --ring packed
-	tap_is "$? $(verdict)" "0 ok" "vdpa_sim_batch, packed ring: $c, $ROUNDS rounds"
-	tap_diag "$(cat /tmp/stress.out)"
+for d in sp0 spi0; do
+	for c in $STRESS; do
+		stress "$d" "$c" --ring packed
+		tap_is "$? $(verdict)" "0 ok" \
+			"vdpa_sim_batch $d, packed ring: $c, $ROUNDS rounds"
+		tap_diag "$(cat /tmp/stress.out)"
+	done
 done
 tap_ok "the background load on sd1 is still running" kill -0 $bg ||
 	tap_diag "$(tail -n 5 /tmp/bg.out)"
@@ -81,7 +86,9 @@ for d in sd0 sd1 ss0; do
 	tap_ok "$d serves a load afterwards" \
 		vdpactl-batch load --dev "$d" --count 30 --rounds 20 --mode parallel
 done
-tap_ok "sp0 serves a packed-ring load afterwards" \
-	vdpactl-batch load --dev sp0 --ring packed --count 30 --rounds 20 \
-	--mode parallel
+for d in sp0 spi0; do
+	tap_ok "$d serves a packed-ring load afterwards" \
+		vdpactl-batch load --dev "$d" --ring packed --count 30 \
+		--rounds 20 --mode parallel
+done
 tap_done
