@@ -59,6 +59,18 @@ static u64 vsb_packed_desc_addr(u64 table, u32 i)
 	return table + (u64)i * sizeof(struct vring_packed_desc);
 }
 
+/* Where descriptor @pos of the ring keeps its flags. */
+static u64 vsb_packed_flags_addr(const struct vsb_ring *ring, u16 pos)
+{
+	return vsb_packed_desc_addr(ring->desc, pos) + VSB_PACKED_FLAGS_OFF;
+}
+
+/* A position and its wrap counter, as off_wrap and vhost's base have it. */
+static u16 vsb_packed_off_wrap(u16 pos, bool wrap)
+{
+	return pos | (wrap ? VSB_PACKED_WRAP : 0);
+}
+
 static bool vsb_packed_avail(u16 flags, bool wrap)
 {
 	return !!(flags & VSB_PACKED_AVAIL) == wrap &&
@@ -137,10 +149,8 @@ void vsb_packed_set_base(struct vsb_ring *ring, u32 base)
 
 u32 vsb_packed_base(const struct vsb_ring *ring)
 {
-	u32 avail = ring->last_avail | (ring->avail_wrap ? VSB_PACKED_WRAP : 0);
-	u32 used = ring->used_pos | (ring->used_wrap ? VSB_PACKED_WRAP : 0);
-
-	return avail | used << 16;
+	return vsb_packed_off_wrap(ring->last_avail, ring->avail_wrap) |
+	       (u32)vsb_packed_off_wrap(ring->used_pos, ring->used_wrap) << 16;
 }
 
 /*
@@ -162,10 +172,7 @@ int vsb_packed_start(struct vsb_ring *ring)
 
 static int vsb_packed_read_flags(struct vsb_ring *ring, u16 pos, u16 *flags)
 {
-	return vsb_ring_read16(ring,
-			       vsb_packed_desc_addr(ring->desc, pos) +
-				       VSB_PACKED_FLAGS_OFF,
-			       flags);
+	return vsb_ring_read16(ring, vsb_packed_flags_addr(ring, pos), flags);
 }
 
 /*
@@ -240,9 +247,7 @@ static void vsb_packed_look_ahead(struct vsb_ring *ring,
 		raw = next->flags;
 	else
 		vsb_mem_read(&ring->mem,
-			     vsb_packed_desc_addr(ring->desc,
-						  ring->last_avail) +
-				     VSB_PACKED_FLAGS_OFF,
+			     vsb_packed_flags_addr(ring, ring->last_avail),
 			     &raw, sizeof(raw));
 	flags = le16_to_cpu(raw);
 	ring->avail_hint = vsb_packed_avail(flags, ring->avail_wrap);
@@ -386,9 +391,7 @@ static int vsb_packed_flush(struct vsb_ring *ring)
 	 * driver's read barrier between those flags and the rest.
 	 */
 	vsb_wmb();
-	if (vsb_ring_write16(ring,
-			     vsb_packed_desc_addr(ring->desc, first_pos) +
-				     VSB_PACKED_FLAGS_OFF,
+	if (vsb_ring_write16(ring, vsb_packed_flags_addr(ring, first_pos),
 			     first_flags))
 		return -EIO;
 	/* Written whole: the ids are the driver's again. */
@@ -511,7 +514,7 @@ int vsb_packed_disable_kicks(struct vsb_ring *ring)
  */
 int vsb_packed_enable_kicks(struct vsb_ring *ring)
 {
-	u16 next = ring->last_avail | (ring->avail_wrap ? VSB_PACKED_WRAP : 0);
+	u16 next = vsb_packed_off_wrap(ring->last_avail, ring->avail_wrap);
 	int ret;
 
 	if (ring->event_idx)
