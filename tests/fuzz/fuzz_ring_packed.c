@@ -93,6 +93,7 @@ struct model {
 	 * a descriptor after changing the VIRTQ_DESC_F_AVAIL bit").
 	 */
 	bool head_seen;
+	bool head_readable;
 	u16 head_flags;
 	u16 used_pos;
 	bool used_wrap;
@@ -907,15 +908,22 @@ static void note_head(struct packed_fuzz *f)
 {
 	struct model *md = &f->md;
 	u8 raw[2];
+	bool read;
 
-	md->head_seen =
-		f->ring.num &&
-		dev_read(f,
-			 f->ring.desc + 16ULL * md->avail_pos + DESC_FLAGS_OFF,
-			 raw, 2) &&
-		flags_avail(get16(raw), md->avail_wrap);
-	if (md->head_seen)
-		md->head_flags = get16(raw);
+	if (!f->ring.num) {
+		md->head_seen = false;
+		return;
+	}
+	read = dev_read(f,
+			f->ring.desc + 16ULL * md->avail_pos + DESC_FLAGS_OFF,
+			raw, 2);
+	/*
+	 * Flags the model cannot read alone the engine may have read with
+	 * the chain's last descriptor: then any reading is the engine's.
+	 */
+	md->head_seen = !read || flags_avail(get16(raw), md->avail_wrap);
+	md->head_flags = read ? get16(raw) : 0;
+	md->head_readable = read;
 }
 
 /* The model's next pop, read from memory before the device reads it. */
@@ -938,15 +946,21 @@ static void model_pop(struct packed_fuzz *f)
 	pw->unknown = num > NUM_MAX;
 	if (pw->unknown)
 		return;
-	/* The engine reads these very bytes: both see the same. */
+	/*
+	 * The engine reads these very bytes, unless it saw them available
+	 * when it took the last chain: then it reads only the walk's.
+	 */
 	if (!dev_read(f, f->ring.desc + 16ULL * pos + DESC_FLAGS_OFF, desc,
 		      2)) {
+		pw->unknown = md->head_seen;
+		md->head_seen = false;
 		pw->fault = VSB_FAULT_RING_ACCESS;
 		return;
 	}
 	flags = get16(desc);
 	/* A driver that changed an available descriptor: either reading. */
-	pw->unknown = md->head_seen && flags != md->head_flags;
+	pw->unknown = md->head_seen &&
+		      (!md->head_readable || flags != md->head_flags);
 	md->head_seen = false;
 	if (pw->unknown)
 		return;
