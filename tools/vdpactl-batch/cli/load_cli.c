@@ -89,6 +89,9 @@ size_t load_common_opts(struct load_args *a, struct opt *opts)
 		  .min = 2,
 		  .max = VQ_MAX_NUM },
 		{ .name = "cold", .kind = OPT_FLAG, .value = &cfg->cold },
+		{ .name = "trace-marks",
+		  .kind = OPT_FLAG,
+		  .value = &cfg->trace_marks },
 	};
 
 	memcpy(opts, common, sizeof(common));

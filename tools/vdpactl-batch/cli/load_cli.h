@@ -11,14 +11,14 @@
 #include "load/load.h"
 
 #define LOAD_DEVS_MAX 16
-#define LOAD_COMMON_OPTS 10
+#define LOAD_COMMON_OPTS 11
 
 /* Option synopsis and limits both commands print in their help. */
 #define LOAD_COMMON_SYNOPSIS                                                         \
 	"                  [ --kick { each | once } ] [ --wait { poll | call } ]\n"  \
 	"                  [ --profile { mac | qemu | vlan | mixed } ] [ --asid ]\n" \
 	"                  [ --timeout MS ] [ --ring { split | packed } ]\n"         \
-	"                  [ --ring-size NUM ] [ --cold ]\n"
+	"                  [ --ring-size NUM ] [ --cold ] [ --trace-marks ]\n"
 
 #define LOAD_LIMITS                                                              \
 	"N: commands per load, 1..65536. R: loads, 1..1000000 (default 1000).\n" \
@@ -28,7 +28,9 @@
 	"NUM: CVQ size up to the device's (default 64, as QEMU); a power of 2\n" \
 	"  on a split ring.\n"                                                   \
 	"--cold: every load starts the device from reset, as QEMU on VM start\n" \
-	"  or migration in; timed from the reset to the data queues' enable.\n"
+	"  or migration in; timed from the reset to the data queues' enable.\n"  \
+	"--trace-marks: write \"vdpactl-batch: load start\" and \"... stop\"\n"  \
+	"  lines to the kernel's trace_marker around each load, untimed.\n"
 
 /* Command-line spelling of the load enums; NULL-terminated. */
 extern const char *const load_mode_names[];
@@ -51,7 +53,7 @@ struct load_target {
 
 void load_args_init(struct load_args *a);
 
-/* Writes the shared options into @opts; returns how many (at most 10). */
+/* Writes the shared options into @opts; returns how many (at most 11). */
 size_t load_common_opts(struct load_args *a, struct opt *opts);
 
 /*

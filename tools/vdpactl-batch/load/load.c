@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lib/compat.h"
 #include "lib/cvq_dev.h"
@@ -20,6 +21,7 @@
 #include "lib/sim_mark.h"
 #include "lib/util.h"
 #include "load/load.h"
+#include "load/tracefs.h"
 
 /*
  * How often a wait reads the device status: a device that gave up
@@ -45,6 +47,7 @@ struct load_session {
 	/* the simulator marker slot of the timed region, -1: none */
 	int mark_slot;
 	enum load_mode mode; /* of the load under way */
+	int marker_fd; /* --trace-marks: the trace_marker, or -1 */
 	uint64_t cmds_ns; /* the commands' part of the last load */
 };
 
@@ -232,6 +235,32 @@ static int run_parallel(struct load_session *s)
 	return 0;
 }
 
+/*
+ * --trace-marks: one line in the kernel's trace before the clock starts
+ * and one after it stops, so neither write is timed.
+ */
+static int trace_mark(struct load_session *s, const char *what)
+{
+	char line[96];
+	ssize_t n;
+	int len;
+
+	if (s->marker_fd < 0)
+		return 0;
+	len = snprintf(line, sizeof(line),
+		       "vdpactl-batch: load %s dev=%s mode=%s\n", what,
+		       s->devname,
+		       s->mode == LOAD_MODE_SERIAL ? "serial" : "parallel");
+	n = write(s->marker_fd, line, (size_t)len);
+	if (n != len) {
+		s->broken = true;
+		return pr_errno(n < 0 ? errno : EIO,
+				"%s: load %" PRIu64 ": write the trace marker",
+				s->devname, s->counters.loads + 1);
+	}
+	return 0;
+}
+
 /* The commands of a load, timed on their own. */
 static int run_cmds(void *arg)
 {
@@ -263,6 +292,9 @@ static int run_cold(struct load_session *s, uint64_t *elapsed_ns)
 				"%s: load %" PRIu64 ": stopping the device",
 				s->devname, s->counters.loads + 1);
 	}
+	err = trace_mark(s, "start");
+	if (err)
+		return err;
 	if (s->mark_slot >= 0)
 		sim_mark(SIM_MARK_START, s->mark_slot);
 	start = clock_ns();
@@ -270,6 +302,8 @@ static int run_cold(struct load_session *s, uint64_t *elapsed_ns)
 	*elapsed_ns = clock_ns() - start;
 	if (s->mark_slot >= 0)
 		sim_mark(SIM_MARK_STOP, s->mark_slot);
+	if (!err)
+		err = trace_mark(s, "stop");
 	/* A failed ioctl of the start has said which it was. */
 	if (err)
 		s->broken = true;
@@ -282,13 +316,16 @@ static int run_warm(struct load_session *s, uint64_t *elapsed_ns)
 {
 	int err;
 
+	err = trace_mark(s, "start");
+	if (err)
+		return err;
 	if (s->mark_slot >= 0)
 		sim_mark(SIM_MARK_START, s->mark_slot);
 	err = run_cmds(s);
 	*elapsed_ns = s->cmds_ns;
 	if (s->mark_slot >= 0)
 		sim_mark(SIM_MARK_STOP, s->mark_slot);
-	return err;
+	return err ? err : trace_mark(s, "stop");
 }
 
 int load_session_run(struct load_session *s, enum load_mode mode,
@@ -482,6 +519,17 @@ int load_session_open(struct load_session **session, const char *devname,
 	snprintf(s->devname, sizeof(s->devname), "%s", devname);
 	s->cfg = *cfg;
 	s->mark_slot = -1;
+	s->marker_fd = -1;
+	if (cfg->trace_marks) {
+		s->marker_fd = trace_marker_open("/sys");
+		if (s->marker_fd < 0) {
+			err = s->marker_fd;
+			free(s);
+			return pr_errno(err,
+					"%s: open the kernel's trace_marker",
+					devname);
+		}
+	}
 	s->wait = (struct cvq_wait){
 		.how = cfg->wait == LOAD_WAIT_POLL ? CVQ_WAIT_SPIN :
 						     CVQ_WAIT_CALL,
@@ -494,6 +542,8 @@ int load_session_open(struct load_session **session, const char *devname,
 					vq_format_features(cfg->ring),
 				cfg->asid, verbose);
 	if (err) {
+		if (s->marker_fd >= 0)
+			close(s->marker_fd);
 		free(s);
 		return err;
 	}
@@ -547,6 +597,8 @@ void load_session_close(struct load_session *s)
 	if (!s)
 		return;
 	cvq_dev_close(&s->dev);
+	if (s->marker_fd >= 0)
+		close(s->marker_fd);
 	free(s->cmds);
 	free(s->cmd_offset);
 	free(s->all);

@@ -54,6 +54,13 @@ struct load_config {
 	 * rings, maps, DRIVER_OK, the commands, the data queues enabled.
 	 */
 	bool cold;
+	/*
+	 * Each load is bracketed, outside its timed region, by a line in
+	 * the kernel's top-level trace buffer ("vdpactl-batch: load start
+	 * dev=NAME mode=MODE", then "... load stop dev=NAME"), so that the
+	 * kernel events of a run can be told apart load by load.
+	 */
+	bool trace_marks;
 };
 
 #define LOAD_MIX_MAX 16

@@ -3,6 +3,7 @@
  * The tool's own tracefs instance.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,18 @@ static int find_tracefs(const char *sys, char *root, size_t len)
 			return 0;
 	}
 	return -ENOENT;
+}
+
+int trace_marker_open(const char *sys)
+{
+	char root[TRACEFS_PATH_LEN / 2], path[TRACEFS_PATH_LEN];
+	int fd;
+
+	if (find_tracefs(sys, root, sizeof(root)))
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/trace_marker", root);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }
 
 int trace_instance_start(struct trace_instance *t, const char *sys,

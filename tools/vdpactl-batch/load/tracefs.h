@@ -36,6 +36,12 @@ int trace_instance_collect(struct trace_instance *t, struct trace_tally *tally);
 /* Removes the instance (its events are disabled first); safe if not made. */
 void trace_instance_remove(struct trace_instance *t);
 
+/*
+ * Opens trace_marker of the top-level buffer under @sys (normally "/sys")
+ * for writing. Returns the descriptor or a negative errno; quiet.
+ */
+int trace_marker_open(const char *sys);
+
 /* The per-CPU buffer for @events, in KiB, within the tool's bounds. */
 uint64_t trace_buffer_kb(uint64_t events);
 
