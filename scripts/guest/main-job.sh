@@ -18,9 +18,11 @@
 # once per batch, then once per batch and sleeping for the ack. Then worker
 # placement, for stock0 and batch0 alike: the client pinned to CPU 0 and
 # every device's worker to CPU 0 too ("same") or to CPU 1 ("other"),
-# against the scheduler's choice above.
+# against the scheduler's choice above. Last, where a load's time goes:
+# its phases, seen with kprobes (tests/vm/lib/warm-probes.sh).
 set -e
 . tests/vm/lib/testbed.sh
+. tests/vm/lib/warm-probes.sh
 
 PARAMS=/sys/module/vdpa_sim_batch/parameters
 WQ_MASK=/sys/devices/virtual/workqueue/vdpa_sim_batch/cpumask
@@ -80,3 +82,23 @@ done
 echo
 placement each poll
 placement once call
+
+# phases KICK WAIT: stock0, imm0 and batch0 alternating, each load split
+# at its first kick, the worker's first run and its last used
+# notification (median us per load, the probes' cost included).
+phases() {
+	echo
+	echo "phases of a load, kick $1, wait $2 (30 x 200, kprobes; median us per load: start to the first kick, to the worker's run, to the last used notification, to the stop; WOKEN: loads that found the worker asleep):"
+	warm_trace_clear
+	vdpactl-batch compare --trace-marks --count 30 --rounds 200 \
+		--ring-size 256 --kick "$1" --wait "$2" --baseline stock0 \
+		--dev stock0 --dev imm0 --dev batch0 >/dev/null
+	printf '%-8s %-9s %6s %6s %7s %7s %7s %7s %7s\n' DEVICE MODE LOADS \
+		WOKEN SUBMIT WAKE SERVE NOTICE TOTAL
+	warm_phases | awk '{ printf "%-8s %-9s %6s %6s %7s %7s %7s %7s %7s\n",
+		$1, $2, $3, $4, $5, $6, $7, $8, $9 }'
+}
+warm_probes_add
+phases each poll
+phases once call
+warm_probes_remove

@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# Guest-side helpers for splitting warm loads into phases from the
+# devices' side: kprobe events on what every load goes through, on stock
+# vdpa_sim and vdpa_sim_batch alike, between the lines vdpactl-batch
+# --trace-marks writes around each load.
+#
+#   kick    the parent's kick_vq (vdpasim_kick_vq, vsb_kick_vq)
+#   run     the worker starts (vdpasim_work_fn, vsb_work)
+#   used    vhost_vdpa passes a used buffer notification on: the parent
+#           has published used entries (both call it after the used idx)
+
+WP_T=/sys/kernel/tracing
+
+warm_probes_add() {
+	for _wp in vdpasim vsb; do
+		echo "p:warm/${_wp}_kick ${_wp}_kick_vq"
+	done >>$WP_T/kprobe_events || return 1
+	echo "p:warm/vdpasim_run vdpasim_work_fn" >>$WP_T/kprobe_events &&
+		echo "p:warm/vsb_run vsb_work" >>$WP_T/kprobe_events &&
+		echo "p:warm/used vhost_vdpa_virtqueue_cb" >>$WP_T/kprobe_events &&
+		echo 16384 >$WP_T/buffer_size_kb &&
+		echo 1 >$WP_T/events/warm/enable
+}
+
+warm_probes_remove() {
+	echo 0 >$WP_T/events/warm/enable
+	echo >$WP_T/kprobe_events
+}
+
+warm_trace_clear() {
+	echo >$WP_T/trace
+}
+
+# warm_phases: one line per device and mode with loads in the trace:
+#   DEVICE MODE LOADS WOKEN SUBMIT WAKE SERVE NOTICE TOTAL
+# WOKEN is how many loads found the worker asleep: they kicked before any
+# worker run. The rest are medians in us over those loads: from the start
+# mark to the first kick (the driver's first command), to the worker's
+# run, to the last used notification, to the stop mark. Loads that found
+# the worker awake count only in LOADS.
+warm_phases() {
+	awk '
+	function ts() { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) return $i + 0 }
+	function median(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+			}
+		return a[int((n + 1) / 2)]
+	}
+	function field(name,   s) {
+		s = $0; sub(".* " name "=", "", s); sub(/ .*/, "", s); return s
+	}
+	/ vdpactl-batch: load start / {
+		key = field("dev") " " field("mode"); open = 1
+		t0 = ts(); kick = 0; run = 0; used = 0
+		if (!(key in loads)) order[++nkeys] = key
+		loads[key]++
+		next
+	}
+	!open { next }
+	/ (vdpasim|vsb)_kick: / { if (!kick && !run) kick = ts(); next }
+	/ (vdpasim|vsb)_run: / { if (!run) run = ts(); next }
+	/ used: / { used = ts(); next }
+	/ vdpactl-batch: load stop / {
+		open = 0
+		if (!kick || !run || run < kick || !used || used < run) next
+		n = ++woken[key]
+		submit[key, n] = kick - t0; wake[key, n] = run - kick
+		serve[key, n] = used - run; notice[key, n] = ts() - used
+		total[key, n] = ts() - t0
+	}
+	function med(arr, key, n,   a, i) {
+		for (i = 1; i <= n; i++) a[i] = arr[key, i]
+		return median(a, n) * 1e6
+	}
+	END {
+		for (k = 1; k <= nkeys; k++) {
+			key = order[k]; n = woken[key] + 0
+			if (!n) { printf "%s %d 0 - - - - -\n", key, loads[key]; continue }
+			printf "%s %d %d %.1f %.1f %.1f %.1f %.1f\n", key,
+				loads[key], n, med(submit, key, n), med(wake, key, n),
+				med(serve, key, n), med(notice, key, n),
+				med(total, key, n)
+		}
+	}' $WP_T/trace
+}
