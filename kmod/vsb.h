@@ -217,6 +217,8 @@ struct vsb_dev {
 	bool suppress_kicks;
 	/* and the first kick of a sleeping worker asks for that itself */
 	bool kick_hint_on;
+	/* batch mode publishes a run's first command before the rest */
+	bool lead_notify;
 	u16 mtu;
 	u16 max_vqp;
 	u32 nvqs;
@@ -270,6 +272,7 @@ struct vsb_dev_params {
 	u32 kick_poll_ns;
 	bool suppress_kicks;
 	bool kick_hint;
+	bool lead_notify;
 	u16 max_vqp;
 };
 

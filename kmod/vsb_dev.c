@@ -732,6 +732,7 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 	vsb->kick_poll_ns = params->kick_poll_ns;
 	vsb->suppress_kicks = params->suppress_kicks;
 	vsb->kick_hint_on = params->suppress_kicks && params->kick_hint;
+	vsb->lead_notify = params->lead_notify;
 
 	for (i = 0; i < VSB_NAS; i++) {
 		/* vsb_set_map() replaces it; this one stays empty. */

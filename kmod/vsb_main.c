@@ -129,6 +129,15 @@ module_param_named(kick_hint, vsb_kick_hint_param, bool, 0644);
 MODULE_PARM_DESC(kick_hint,
 		 "with suppress_kicks, the first CVQ kick asks for no more");
 
+/*
+ * Off by default: QEMU's shadow virtqueue and virtio_net spin on the used
+ * ring for their CVQ, and only a driver asleep on its call eventfd gains.
+ */
+static bool vsb_lead_notify;
+module_param_named(lead_notify, vsb_lead_notify, bool, 0644);
+MODULE_PARM_DESC(lead_notify,
+		 "batch mode completes a run's first command at once");
+
 static int vsb_check_config(struct device *dev, const char *name,
 			    const struct vdpa_dev_set_config *cfg)
 {
@@ -190,6 +199,7 @@ static int vsb_dev_add(struct vdpa_mgmt_dev *mdev, const char *name,
 		min(READ_ONCE(vsb_kick_poll_us), 10000U) * NSEC_PER_USEC;
 	params.suppress_kicks = READ_ONCE(vsb_suppress_kicks);
 	params.kick_hint = READ_ONCE(vsb_kick_hint_param);
+	params.lead_notify = READ_ONCE(vsb_lead_notify);
 	params.max_vqp = 1;
 	if (cfg->mask & BIT_ULL(VDPA_ATTR_DEV_NET_CFG_MAX_VQP))
 		params.max_vqp = cfg->net.max_vq_pairs;

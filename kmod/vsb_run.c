@@ -137,6 +137,7 @@ static bool vsb_polls_cvq(const struct vsb_dev *vsb)
  */
 struct vsb_cvq_run {
 	bool batch; /* batch mode, as set when the run began */
+	bool led; /* the run's first command was completed on its own */
 	u32 limit; /* commands before the run makes room for other work */
 	bool timed; /* each command is timed */
 	u64 kicked; /* the first kick not yet served when the run began */
@@ -323,13 +324,20 @@ static bool vsb_process_cvq(struct vsb_dev *vsb, bool *served)
 		 * Immediate mode publishes every command. Batch mode publishes
 		 * once the ring is found empty with kicks re-armed, so that a
 		 * driver that kicks once per batch gets one -- except for a
-		 * lone command, the one a serial driver waits for: it is
-		 * published before the device looks again, sparing the
-		 * driver a barrier and two reads of the avail index.
+		 * run's first command (lead_notify), or a lone command, the
+		 * one a serial driver waits for: it is published before the
+		 * device looks again, sparing the driver a barrier and two
+		 * reads of the avail index. The lead's notification wakes a
+		 * driver asleep on its call eventfd while the device serves
+		 * the rest, so that the wake-up, as long as the batch or
+		 * longer, overlaps it instead of following it.
 		 */
 		if (!run.batch ||
-		    (run.cmds == 1 && !vsb_ring_has_announced(&cvq->ring)))
+		    (run.cmds == 1 && ((vsb->lead_notify && !run.led) ||
+				       !vsb_ring_has_announced(&cvq->ring)))) {
+			run.led = true;
 			vsb_cvq_complete(vsb, cvq, &run);
+		}
 		if (++done >= run.limit) {
 			more = true;
 			break;
