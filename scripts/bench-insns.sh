@@ -138,7 +138,7 @@ for run in each/poll once/poll each/call once/call; do
 		# What each choice is worth: the ratio of instructions without
 		# it to with it.
 		printf "%-44s %8s %8s\n", "worth (instructions without / with)", "serial", "parallel"
-		split("stock0 batch1 our engine: stock0 / batch1,batch1 batch0 batching alone: batch1 / batch0,batch2 batch0 kick polling: batch2 / batch0,batch3 batch0 kick suppression: batch3 / batch0,batch4 batch0 kick hint: batch4 / batch0,stock0 batch0 all of it: stock0 / batch0", what, ",")
+		split("stock0 batch1 our engine: stock0 / batch1,batch1 batch0 batching alone: batch1 / batch0,batch2 batch0 kick polling: batch2 / batch0,batch3 batch0 kick suppression: batch3 / batch0,batch4 batch0 kick hint: batch4 / batch0,stock0 batch0 all of it: stock0 / batch0,batch0 batch5 lead notification (option): batch0 / batch5", what, ",")
 		for (w = 1; w in what; w++) {
 			n2 = split(what[w], f, " ")
 			label = f[3]
@@ -150,7 +150,7 @@ for run in each/poll once/poll each/call once/call; do
 			}
 			printf "%-44s %8.2f %8.2f\n", label, total[f[1], "serial"] / total[f[2], "serial"], total[f[1], "parallel"] / total[f[2], "parallel"]
 		}
-		print "VS_STOCK: stock0 parallel divided by the row (higher is cheaper). batch0: batch, polling; batch1: immediate, polling; batch2: batch, kick_poll_us=0; batch3: batch, polling, suppress_kicks=N; batch4: batch, polling, kick_hint=N."
+		print "VS_STOCK: stock0 parallel divided by the row (higher is cheaper). batch0: batch, polling; batch1: immediate, polling; batch2: batch, kick_poll_us=0; batch3: batch, polling, suppress_kicks=N; batch4: batch, polling, kick_hint=N; batch5: batch, polling, lead_notify=Y."
 		print "Times are from the same boot, slowed by the plugin."
 		exit bad
 	}' "$guest" "$raw" | tee -a "$out.tmp"

@@ -3,7 +3,8 @@
 # What each device-side choice is worth, from one "vdpactl-batch -j
 # compare" of stock0 (stock vdpa_sim_net), imm0 (vdpa_sim_batch,
 # immediate completion), batch0 (the defaults), nopoll0 (kick_poll_us=0),
-# nosup0 (suppress_kicks=N) and nohint0 (kick_hint=N): ratios of median time per command, one
+# nosup0 (suppress_kicks=N), nohint0 (kick_hint=N) and lead0
+# (lead_notify=Y, an option, not the default): ratios of median time per command, one
 # line per choice, serial and parallel. A ratio above 1 means the choice
 # makes loads faster. The table gives the driver's kicks per command too. Prints the compare table first. Errors out if a
 # device or figure is missing, or if a vdpa_sim_batch device found a
@@ -42,4 +43,5 @@ def line($c; $what; $a; $b):
   line($c; "kick polling: nopoll0 / batch0"; "nopoll0"; "batch0"),
   line($c; "kick suppression: nosup0 / batch0"; "nosup0"; "batch0"),
   line($c; "kick hint, part of suppression: nohint0 / batch0"; "nohint0"; "batch0"),
-  line($c; "all of it: stock0 / batch0"; "stock0"; "batch0")
+  line($c; "all of it: stock0 / batch0"; "stock0"; "batch0"),
+  line($c; "lead notification (option): batch0 / lead0"; "batch0"; "lead0")

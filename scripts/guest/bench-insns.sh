@@ -16,6 +16,8 @@
 #            the driver not to kick buys
 #   batch4   batch completion, polling, kick_hint=N: what the first
 #            kick's own request for no more kicks buys
+#   batch5   batch completion, polling, lead_notify=Y (an option): what
+#            notifying a run's first command at once costs or buys
 #
 # Prints "slot N DEVICE MODE" for each run (the plugin's slots are the
 # runs' indices), then compare's JSON on one line prefixed "compare ",
@@ -50,10 +52,13 @@ echo Y >$PARAMS/suppress_kicks
 echo N >$PARAMS/kick_hint
 tb_dev_add batch4 vdpasim_batch vhost_vdpa
 echo Y >$PARAMS/kick_hint
+echo Y >$PARAMS/lead_notify
+tb_dev_add batch5 vdpasim_batch vhost_vdpa
+echo N >$PARAMS/lead_notify
 
 vdpactl-batch -j compare --count "$COUNT" --rounds "$ROUNDS" --kick "$KICK" \
 	--wait "$WAIT" --ring-size 256 --dev stock0 --dev batch0 --dev batch1 --dev batch2 \
-	--dev batch3 --dev batch4 >/tmp/insns.json
+	--dev batch3 --dev batch4 --dev batch5 >/tmp/insns.json
 jq -r '.compare.results | to_entries[] |
 	"slot \(.key) \(.value.device) \(.value.mode)"' /tmp/insns.json
 printf 'compare %s\n' "$(jq -c . /tmp/insns.json)"

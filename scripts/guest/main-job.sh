@@ -5,7 +5,7 @@
 # experiment of QEMU's "send CVQ state load commands in parallel" work --
 # 30 MAC_ADDR_SET commands per load, 1000 loads -- on stock vdpa_sim_net
 # and on vdpa_sim_batch, serial and parallel, devices alternating round by
-# round, equal 256-entry rings. vdpa_sim_batch runs as five devices that
+# round, equal 256-entry rings. vdpa_sim_batch runs as six devices that
 # differ from its defaults (batch0) in one choice each, so that what each
 # is worth shows apart (scripts/guest/attribution.jq):
 #
@@ -13,6 +13,8 @@
 #   nopoll0  kick_poll_us=0: no waiting for more work before sleeping
 #   nosup0   suppress_kicks=N: the driver kicks for every command
 #   nohint0  kick_hint=N: only the worker, once awake, asks for no kicks
+#   lead0    lead_notify=Y, an option: a run's first command is notified
+#            at once, for drivers that sleep until notified
 #
 # First as QEMU's shadow virtqueue kicks (once per command), then kicking
 # once per batch, then once per batch and sleeping for the ack. Then worker
@@ -69,13 +71,16 @@ echo Y >$PARAMS/suppress_kicks
 echo N >$PARAMS/kick_hint
 tb_dev_add nohint0 vdpasim_batch vhost_vdpa
 echo Y >$PARAMS/kick_hint
+echo Y >$PARAMS/lead_notify
+tb_dev_add lead0 vdpasim_batch vhost_vdpa
+echo N >$PARAMS/lead_notify
 
 for run in each/poll once/poll once/call; do
 	echo
 	vdpactl-batch -j compare --count 30 --rounds 1000 --ring-size 256 \
 		--kick "${run%/*}" --wait "${run#*/}" --baseline stock0 \
 		--dev stock0 --dev imm0 --dev batch0 --dev nopoll0 --dev nosup0 \
-		--dev nohint0 \
+		--dev nohint0 --dev lead0 \
 		>/tmp/compare.json
 	jq -r -f scripts/guest/attribution.jq /tmp/compare.json
 done
@@ -83,7 +88,7 @@ echo
 placement each poll
 placement once call
 
-# phases KICK WAIT: stock0, imm0 and batch0 alternating, each load split
+# phases KICK WAIT: stock0, imm0, batch0 and lead0 alternating, each load split
 # at its first kick, the worker's first run and its last used
 # notification (median us per load, the probes' cost included).
 phases() {
@@ -92,7 +97,7 @@ phases() {
 	warm_trace_clear
 	vdpactl-batch compare --trace-marks --count 30 --rounds 200 \
 		--ring-size 256 --kick "$1" --wait "$2" --baseline stock0 \
-		--dev stock0 --dev imm0 --dev batch0 >/dev/null
+		--dev stock0 --dev imm0 --dev batch0 --dev lead0 >/dev/null
 	printf '%-8s %-9s %6s %6s %7s %7s %7s %7s %7s\n' DEVICE MODE LOADS \
 		WOKEN SUBMIT WAKE SERVE NOTICE TOTAL
 	warm_phases | awk '{ printf "%-8s %-9s %6s %6s %7s %7s %7s %7s %7s\n",

@@ -7,16 +7,17 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tap.sh
 
-DEVICES="stock0 imm0 batch0 nopoll0 nosup0 nohint0"
+DEVICES="stock0 imm0 batch0 nopoll0 nosup0 nohint0 lead0"
 
 # compare [SKIP [REDUNDANT]]: compare's JSON, the device SKIP left out,
 # batch0 with REDUNDANT redundant commands. Medians: stock0 8, imm0 4,
-# batch0 2, the others 3 (serial twice as much).
+# batch0 2, lead0 1, the others 3 (serial twice as much).
 compare() {
 	for d in $DEVICES; do
 		[ "$d" = "${1:-}" ] && continue
 		case $d in
-		stock0) med=8 ;; imm0) med=4 ;; batch0) med=2 ;; *) med=3 ;;
+		stock0) med=8 ;; imm0) med=4 ;; batch0) med=2 ;; lead0) med=1 ;;
+		*) med=3 ;;
 		esac
 		red=0
 		[ "$d" = batch0 ] && red=${2:-0}
@@ -43,7 +44,7 @@ ratios() {
 	echo "$1" | grep "^$2" | awk '{ print $(NF - 1), $NF }'
 }
 
-tap_plan 8
+tap_plan 10
 out=$(compare | attribution)
 tap_is "$?" 0 "a full compare is attributed"
 tap_is "$(ratios "$out" 'batching alone')" "2 2" \
@@ -51,6 +52,8 @@ tap_is "$(ratios "$out" 'batching alone')" "2 2" \
 tap_is "$(ratios "$out" 'kick hint')" "1.5 1.5" \
 	"the kick hint: nohint0 over batch0"
 tap_is "$(ratios "$out" 'all of it')" "4 4" "all of it: stock0 over batch0"
+tap_is "$(ratios "$out" 'lead notification')" "2 2" \
+	"the lead notification, an option: batch0 over lead0"
 tap_is "$(echo "$out" | awk '$1 == "batch0" && $2 == "parallel" { print $NF }')" \
 	0.5 "the table gives kicks per command"
 
@@ -58,7 +61,7 @@ tap_is "$(echo "$out" | awk '$1 == "batch0" && $2 == "parallel" { print $NF }')"
 attributed() {
 	compare "$@" | attribution
 }
-for d in imm0 nohint0; do
+for d in imm0 nohint0 lead0; do
 	tap_fails "without $d it fails" attributed "$d"
 done
 tap_fails "a redundant command fails the comparison" attributed "" 3
