@@ -4,6 +4,8 @@
 # the devices' side: kprobe events on the parent ops a start goes through,
 # for stock vdpa_sim (prefix vdpasim) and vdpa_sim_batch (prefix vsb).
 
+. tests/vm/lib/trace-awk.sh
+
 CP_T=/sys/kernel/tracing
 
 # cold_probes_add: the events, in group "cold", enabled with
@@ -61,15 +63,7 @@ cold_starts() {
 # (vrings, maps), the CVQ's enable, the commands, the first data queue's
 # enable to the last.
 cold_phases() {
-	awk -v p="$1" '
-	function ts() { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) return $i + 0 }
-	function median(a, n,   i, j, t) {
-		for (i = 2; i <= n; i++)
-			for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-			}
-		return a[int((n + 1) / 2)]
-	}
+	awk -v p="$1" "$TRACE_AWK_LIB"'
 	$0 ~ " " p "_reset:" { z = ts() }
 	$0 ~ " " p "_status:" && / status=1$/ { t0 = z; t1 = ts(); st = 1 }
 	$0 ~ " " p "_status:" && / status=11$/ && st == 1 { t11 = ts() }

@@ -10,6 +10,8 @@
 #   used    vhost_vdpa passes a used buffer notification on: the parent
 #           has published used entries (both call it after the used idx)
 
+. tests/vm/lib/trace-awk.sh
+
 WP_T=/sys/kernel/tracing
 
 warm_probes_add() {
@@ -40,15 +42,7 @@ warm_trace_clear() {
 # run, to the last used notification, to the stop mark. Loads that found
 # the worker awake count only in LOADS.
 warm_phases() {
-	awk '
-	function ts() { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) return $i + 0 }
-	function median(a, n,   i, j, t) {
-		for (i = 2; i <= n; i++)
-			for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-			}
-		return a[int((n + 1) / 2)]
-	}
+	awk "$TRACE_AWK_LIB"'
 	function field(name,   s) {
 		s = $0; sub(".* " name "=", "", s); sub(/ .*/, "", s); return s
 	}
