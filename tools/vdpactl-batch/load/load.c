@@ -261,6 +261,27 @@ static int trace_mark(struct load_session *s, const char *what)
 	return 0;
 }
 
+/*
+ * Marks where a load's timed region begins: the trace's line, then the
+ * simulator's marker.
+ */
+static int region_start(struct load_session *s)
+{
+	int err = trace_mark(s, "start");
+
+	if (!err && s->mark_slot >= 0)
+		sim_mark(SIM_MARK_START, s->mark_slot);
+	return err;
+}
+
+/* Marks its end, in the reverse order; a failed load gets no stop line. */
+static int region_stop(struct load_session *s, int err)
+{
+	if (s->mark_slot >= 0)
+		sim_mark(SIM_MARK_STOP, s->mark_slot);
+	return err ? err : trace_mark(s, "stop");
+}
+
 /* The commands of a load, timed on their own. */
 static int run_cmds(void *arg)
 {
@@ -292,18 +313,13 @@ static int run_cold(struct load_session *s, uint64_t *elapsed_ns)
 				"%s: load %" PRIu64 ": stopping the device",
 				s->devname, s->counters.loads + 1);
 	}
-	err = trace_mark(s, "start");
+	err = region_start(s);
 	if (err)
 		return err;
-	if (s->mark_slot >= 0)
-		sim_mark(SIM_MARK_START, s->mark_slot);
 	start = clock_ns();
 	err = cvq_dev_cold_start(&s->dev, run_cmds, s);
 	*elapsed_ns = clock_ns() - start;
-	if (s->mark_slot >= 0)
-		sim_mark(SIM_MARK_STOP, s->mark_slot);
-	if (!err)
-		err = trace_mark(s, "stop");
+	err = region_stop(s, err);
 	/* A failed ioctl of the start has said which it was. */
 	if (err)
 		s->broken = true;
@@ -316,16 +332,12 @@ static int run_warm(struct load_session *s, uint64_t *elapsed_ns)
 {
 	int err;
 
-	err = trace_mark(s, "start");
+	err = region_start(s);
 	if (err)
 		return err;
-	if (s->mark_slot >= 0)
-		sim_mark(SIM_MARK_START, s->mark_slot);
 	err = run_cmds(s);
 	*elapsed_ns = s->cmds_ns;
-	if (s->mark_slot >= 0)
-		sim_mark(SIM_MARK_STOP, s->mark_slot);
-	return err ? err : trace_mark(s, "stop");
+	return region_stop(s, err);
 }
 
 int load_session_run(struct load_session *s, enum load_mode mode,
@@ -520,16 +532,6 @@ int load_session_open(struct load_session **session, const char *devname,
 	s->cfg = *cfg;
 	s->mark_slot = -1;
 	s->marker_fd = -1;
-	if (cfg->trace_marks) {
-		s->marker_fd = trace_marker_open("/sys");
-		if (s->marker_fd < 0) {
-			err = s->marker_fd;
-			free(s);
-			return pr_errno(err,
-					"%s: open the kernel's trace_marker",
-					devname);
-		}
-	}
 	s->wait = (struct cvq_wait){
 		.how = cfg->wait == LOAD_WAIT_POLL ? CVQ_WAIT_SPIN :
 						     CVQ_WAIT_CALL,
@@ -542,8 +544,6 @@ int load_session_open(struct load_session **session, const char *devname,
 					vq_format_features(cfg->ring),
 				cfg->asid, verbose);
 	if (err) {
-		if (s->marker_fd >= 0)
-			close(s->marker_fd);
 		free(s);
 		return err;
 	}
@@ -557,6 +557,13 @@ int load_session_open(struct load_session **session, const char *devname,
 	err = build_plan(s, &layout.cmd_bytes);
 	if (!err)
 		err = cvq_dev_start(&s->dev, &layout);
+	if (!err && cfg->trace_marks) {
+		s->marker_fd = trace_marker_open("/sys");
+		if (s->marker_fd < 0)
+			err = pr_errno(s->marker_fd,
+				       "%s: open the kernel's trace_marker",
+				       devname);
+	}
 	if (err) {
 		load_session_close(s);
 		return err;
