@@ -15,12 +15,13 @@
 WP_T=/sys/kernel/tracing
 
 warm_probes_add() {
-	for _wp in vdpasim vsb; do
-		echo "p:warm/${_wp}_kick ${_wp}_kick_vq"
-	done >>$WP_T/kprobe_events || return 1
-	echo "p:warm/vdpasim_run vdpasim_work_fn" >>$WP_T/kprobe_events &&
-		echo "p:warm/vsb_run vsb_work" >>$WP_T/kprobe_events &&
-		echo "p:warm/used vhost_vdpa_virtqueue_cb" >>$WP_T/kprobe_events &&
+	{
+		echo "p:warm/vdpasim_kick vdpasim_kick_vq"
+		echo "p:warm/vsb_kick vsb_kick_vq"
+		echo "p:warm/vdpasim_run vdpasim_work_fn"
+		echo "p:warm/vsb_run vsb_work"
+		echo "p:warm/used vhost_vdpa_virtqueue_cb"
+	} >>$WP_T/kprobe_events &&
 		echo 16384 >$WP_T/buffer_size_kb &&
 		echo 1 >$WP_T/events/warm/enable
 }
