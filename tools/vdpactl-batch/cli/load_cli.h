@@ -32,12 +32,6 @@
 	"--trace-marks: write \"vdpactl-batch: load start\" and \"... stop\"\n"  \
 	"  lines to the kernel's trace_marker around each load, untimed.\n"
 
-/* Command-line spelling of the load enums; NULL-terminated. */
-extern const char *const load_mode_names[];
-extern const char *const load_kick_names[];
-extern const char *const load_wait_names[];
-extern const char *const load_ring_names[];
-
 struct load_args {
 	struct load_config cfg;
 	const char *devs[LOAD_DEVS_MAX];

@@ -249,8 +249,7 @@ static int trace_mark(struct load_session *s, const char *what)
 		return 0;
 	len = snprintf(line, sizeof(line),
 		       "vdpactl-batch: load %s dev=%s mode=%s\n", what,
-		       s->devname,
-		       s->mode == LOAD_MODE_SERIAL ? "serial" : "parallel");
+		       s->devname, load_mode_names[s->mode]);
 	n = write(s->marker_fd, line, (size_t)len);
 	if (n != len) {
 		s->broken = true;

@@ -38,6 +38,15 @@ enum load_wait {
 	LOAD_WAIT_CALL, /* sleep on the call eventfd */
 };
 
+/*
+ * How the command line and the trace marks spell the enums above and
+ * enum vq_format; NULL-terminated.
+ */
+extern const char *const load_mode_names[];
+extern const char *const load_kick_names[];
+extern const char *const load_wait_names[];
+extern const char *const load_ring_names[];
+
 struct load_config {
 	unsigned int count; /* commands per load */
 	unsigned int rounds; /* loads */
