@@ -282,9 +282,7 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 /* Features: Q or L held. */
 static inline u16 vsb_cvq_index(const struct vsb_dev *vsb)
 {
-	if (vsb->features & BIT_ULL(VIRTIO_NET_F_MQ))
-		return 2 * vsb->max_vqp;
-	return 2;
+	return 2 * vsb_net_pairs(vsb->features, vsb->max_vqp);
 }
 
 /* Q or L held. */

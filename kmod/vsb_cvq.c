@@ -29,6 +29,7 @@
  */
 
 #include "vsb_cvq.h"
+#include "vsb_features.h"
 
 #define VSB_CVQ_HDR_LEN 2
 /*
@@ -46,15 +47,14 @@ static bool vsb_has(u64 features, unsigned int bit)
  * vsb_cvq_pairs - the queue pairs the device has for this command
  * @c: the command
  *
- * One without MQ, whatever max_vqp says; never more than per-queue state
- * has room for (the module has no more). The control queue comes after
- * them.
+ * One without MQ and RSS, whatever max_vqp says (vsb_net_pairs()); never
+ * more than per-queue state has room for (the module has no more). The
+ * control queue comes after them.
  */
 u16 vsb_cvq_pairs(const struct vsb_cvq_cmd *c)
 {
-	if (!vsb_has(c->features, VIRTIO_NET_F_MQ))
-		return 1;
-	return min_t(u16, c->max_pairs, VSB_NET_MAX_PAIRS);
+	return min_t(u16, vsb_net_pairs(c->features, c->max_pairs),
+		     VSB_NET_MAX_PAIRS);
 }
 
 /* Read data bytes [off, off + len) of the command from guest memory. */

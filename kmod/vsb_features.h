@@ -33,4 +33,18 @@ static inline bool vsb_features_usable(u64 features)
 	       vsb_features_unmet(features) < 0;
 }
 
+/*
+ * The queue pairs a driver that accepted @features has: max_virtqueue_pairs
+ * with MQ *or* RSS ("Device configuration layout"; Linux's virtnet_probe
+ * and QEMU read it the same way), else one. Every decision that depends on
+ * how many pairs exist goes through here, the control queue's index (2 *
+ * pairs) first: a driver may take RSS and decline MQ.
+ */
+static inline u16 vsb_net_pairs(u64 features, u16 max_vqp)
+{
+	if (features & (BIT_ULL(VIRTIO_NET_F_MQ) | BIT_ULL(VIRTIO_NET_F_RSS)))
+		return max_vqp;
+	return 1;
+}
+
 #endif /* VSB_FEATURES_H */

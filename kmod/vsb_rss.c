@@ -58,7 +58,7 @@ static bool vsb_rss_key_set(struct vsb_rss *rss, const u8 *data, u32 len,
  * vsb_rss_parse_rss - check an RSS_CONFIG's data and parse it
  * @data: the command's data
  * @len: its length
- * @max_pairs: the pairs max_tx_vq may ask for (1 without MQ)
+ * @max_pairs: the pairs max_tx_vq may ask for (1 without MQ and RSS)
  * @out: the state the command sets, and max_tx_vq
  *
  * Return: 0, or -EINVAL if the data is short or long, the table's length

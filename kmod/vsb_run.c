@@ -415,7 +415,7 @@ static bool vsb_process_pair(struct vsb_dev *vsb, struct vsb_data_run *dr,
 }
 
 /*
- * The data path: only the pairs the driver enabled (one without MQ). Each
+ * The data path: only the pairs in force (one without MQ and RSS). Each
  * pair's frames are counted, and both rings of every pair published, once
  * all pairs ran: with RSS steering any of them may have received.
  */
@@ -427,7 +427,7 @@ static bool vsb_process_data(struct vsb_dev *vsb, bool *served)
 
 	memset(dr, 0, sizeof(*dr));
 	dr->pairs = 1;
-	if (vsb->features & BIT_ULL(VIRTIO_NET_F_MQ)) {
+	if (vsb_net_pairs(vsb->features, vsb->max_vqp) > 1) {
 		mutex_lock(&vsb->lock);
 		dr->pairs = vsb->ctrl.pairs;
 		mutex_unlock(&vsb->lock);

@@ -108,10 +108,22 @@ static void hash_report_needs_cvq_only_on_offer(void **state)
 				 cases[i].unmet);
 }
 
+/* MQ or RSS: max_virtqueue_pairs pairs, and the CVQ after them. */
+static void pairs_with_mq_or_rss(void **state)
+{
+	(void)state;
+	assert_int_equal(vsb_net_pairs(BASE | F(CTRL_VQ), 4), 1);
+	assert_int_equal(vsb_net_pairs(BASE | F(CTRL_VQ) | F(MQ), 4), 4);
+	assert_int_equal(vsb_net_pairs(BASE | F(CTRL_VQ) | F(RSS), 4), 4);
+	assert_int_equal(vsb_net_pairs(BASE | F(CTRL_VQ) | F(HASH_REPORT), 4),
+			 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_rule),
+		cmocka_unit_test(pairs_with_mq_or_rss),
 		cmocka_unit_test(hash_report_needs_cvq_only_on_offer),
 	};
 

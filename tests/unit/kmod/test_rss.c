@@ -352,6 +352,28 @@ static void rss_config_sets_state_and_pairs(void **state)
 	assert_int_equal(f->ctrl.pairs, 2);
 }
 
+/*
+ * RSS without MQ: the device has max_virtqueue_pairs pairs all the same
+ * ("Device configuration layout"), so RSS_CONFIG may spread over them;
+ * VQ_PAIRS_SET stays MQ's.
+ */
+static void rss_without_mq_has_every_pair(void **state)
+{
+	struct fcvq *f = start(state);
+	struct cmd c;
+
+	f->features = RSS_FEATURES & ~F(MQ);
+	rss_cmd(&c, T4, 8, table8, 8, 1, 4, 40);
+	fcvq_send(f, c.b, c.len);
+	fcvq_expect_ack(f, VIRTIO_NET_OK);
+	assert_int_equal(f->ctrl.pairs, 4);
+	assert_true(f->ctrl.rss.steering);
+	pairs_cmd(&c, 2);
+	fcvq_send(f, c.b, c.len);
+	fcvq_expect_ack(f, VIRTIO_NET_ERR);
+	assert_int_equal(f->ctrl.pairs, 4);
+}
+
 static void hash_config_sets_types_and_key(void **state)
 {
 	struct fcvq *f = start(state);
@@ -430,8 +452,8 @@ static void bad_configs_refused_state_unchanged(void **state)
 		40);
 	rss_cmd(ROW("max_tx_vq 5 of 4", RSS_FEATURES), T4, 2, table8 + 2, 1, 0,
 		5, 40);
-	rss_cmd(ROW("max_tx_vq 2 without MQ", RSS_FEATURES & ~F(MQ)), T4, 2,
-		table8 + 2, 1, 0, 2, 40);
+	rss_cmd(ROW("max_tx_vq 5 of 4, RSS without MQ", RSS_FEATURES & ~F(MQ)),
+		T4, 2, table8 + 2, 1, 0, 5, 40);
 	rss_cmd(ROW("key of 41", RSS_FEATURES), T4, 2, table8 + 2, 1, 0, 4, 41);
 	rss_cmd(ROW("IP_EX", RSS_FEATURES), VIRTIO_NET_RSS_HASH_TYPE_IP_EX, 2,
 		table8 + 2, 1, 0, 4, 40);
@@ -694,6 +716,8 @@ int main(void)
 		cmocka_unit_test(toeplitz_microsoft_vectors),
 		cmocka_unit_test(hash_types_pick_fields),
 		cmocka_unit_test(hash_ipv6_extension_header),
+		cmocka_unit_test_setup_teardown(rss_without_mq_has_every_pair,
+						fcvq_setup, fcvq_teardown),
 		cmocka_unit_test_setup_teardown(rss_config_sets_state_and_pairs,
 						fcvq_setup, fcvq_teardown),
 		cmocka_unit_test_setup_teardown(hash_config_sets_types_and_key,
