@@ -229,9 +229,13 @@ struct vsb_dev {
 	u32 generation;
 
 	atomic64_t cvq_kicks;
-	/* per data queue: kicks, and used buffer notifications sent */
-	atomic64_t vq_kicks[2 * VSB_MAX_VQP];
-	atomic64_t vq_interrupts[2 * VSB_MAX_VQP];
+	/*
+	 * Per queue index below nvqs: kicks, and used buffer notifications
+	 * sent. Every index: where the CVQ is depends on the features, so
+	 * the driver may kick any queue but the CVQ's as a data queue.
+	 */
+	atomic64_t vq_kicks[VSB_MAX_NVQS];
+	atomic64_t vq_interrupts[VSB_MAX_NVQS];
 	/* when the first CVQ kick not yet served came, 0 if none */
 	atomic64_t cvq_kick_ns;
 	/* a kick not yet served; a worker polling for kicks takes it */
