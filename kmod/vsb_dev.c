@@ -305,17 +305,31 @@ static u64 vsb_get_backend_features(const struct vdpa_device *vdpa)
 	return BIT_ULL(VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK);
 }
 
+/*
+ * The driver's features, before FEATURES_OK only: once the device has
+ * accepted a set, the rings are laid out, the CVQ placed and the queues
+ * counted by it, so a change would pull them from under live rings
+ * ("Device Initialization": the driver MUST NOT change them; a reset
+ * starts over). vhost_vdpa refuses it itself; virtio_vdpa never tries.
+ * A bit the device did not offer is refused too, not silently dropped:
+ * the driver would run on a feature the device does not have.
+ */
 static int vsb_set_driver_features(struct vdpa_device *vdpa, u64 features)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 
-	if ((features & VSB_FEATURES_REQUIRED) != VSB_FEATURES_REQUIRED)
+	if ((features & VSB_FEATURES_REQUIRED) != VSB_FEATURES_REQUIRED ||
+	    (features & ~vsb->supported_features))
 		return -EINVAL;
 	vsb_lock_both(vsb);
-	vsb->features = features & vsb->supported_features;
+	if (vsb->status & VIRTIO_CONFIG_S_FEATURES_OK) {
+		vsb_unlock_both(vsb);
+		return -EBUSY;
+	}
+	vsb->features = features;
 	/* Guest offloads start as negotiated. */
 	vsb->ctrl.offloads = vsb->features & VSB_GUEST_OFFLOADS;
-	/* MQ moves the CVQ, and with it which address space it uses. */
+	/* MQ or RSS moves the CVQ, and with it its address space. */
 	vsb_maps_changed(vsb);
 	/* Which filtering applies depends on CTRL_RX and CTRL_VLAN. */
 	vsb_rx_filter_build(&vsb->rx_filter, &vsb->ctrl, vsb->features);
@@ -455,7 +469,21 @@ static void vsb_set_status(struct vdpa_device *vdpa, u8 status)
 	    !vsb_features_usable(vsb->features))
 		status &= ~VIRTIO_CONFIG_S_FEATURES_OK;
 	/* NEEDS_RESET is the device's to set; the driver cannot clear it. */
-	vsb->status = status | (old & VIRTIO_CONFIG_S_NEEDS_RESET);
+	status |= old & VIRTIO_CONFIG_S_NEEDS_RESET;
+	/*
+	 * DRIVER_OK on features the device never accepted: nothing about the
+	 * queues is settled, so the device cannot run ("Device
+	 * Initialization": the device is unusable) and says so.
+	 */
+	if ((status & ~old & VIRTIO_CONFIG_S_DRIVER_OK) &&
+	    !(status & VIRTIO_CONFIG_S_FEATURES_OK)) {
+		dev_warn_ratelimited(&vdpa->dev,
+				     "DRIVER_OK without FEATURES_OK; device needs reset\n");
+		status |= VIRTIO_CONFIG_S_NEEDS_RESET;
+	}
+	vsb->status = status;
+	if ((status & ~old & VIRTIO_CONFIG_S_NEEDS_RESET))
+		vsb_config_changed(vsb);
 	/*
 	 * Serve kicks that came before DRIVER_OK. Queues enabled later are
 	 * served when they are (vsb_set_vq_ready()), as QEMU enables its
