@@ -99,12 +99,13 @@ void vsb_ring_set_base(struct vsb_ring *ring, u32 base)
 	ring->signalled_used_valid = false;
 	if (ring->packed) {
 		vsb_packed_set_base(ring, base);
-		return;
+	} else {
+		ring->last_avail = (u16)base;
+		ring->avail_idx = (u16)base;
+		ring->used_idx = (u16)base;
+		ring->used_published = (u16)base;
 	}
-	ring->last_avail = (u16)base;
-	ring->avail_idx = (u16)base;
-	ring->used_idx = (u16)base;
-	ring->used_published = (u16)base;
+	ring->used_counted = ring->used_published;
 }
 
 /* Where the ring stands now, as vsb_ring_set_base() takes it. */

@@ -86,6 +86,12 @@ struct vsb_ring {
 	 */
 	u16 used_idx;
 	u16 used_published;
+	/*
+	 * The used idx as of the last vsb_ring_take_published(). Not
+	 * used_published: a packed ring publishes a full stage as soon as
+	 * it is written, in vsb_ring_push().
+	 */
+	u16 used_counted;
 	/* Used entries [used_idx - nr_staged, used_idx), not yet written. */
 	u16 nr_staged;
 	struct vring_used_elem staged[VSB_RING_BATCH];
@@ -121,6 +127,19 @@ static inline bool vsb_ring_has_announced(const struct vsb_ring *ring)
 
 int vsb_ring_push(struct vsb_ring *ring, u16 head, u32 len);
 int vsb_ring_publish(struct vsb_ring *ring);
+
+/*
+ * Used buffers the driver can see that no call before this one counted:
+ * what a notification decision (coalescing's max_packets) is about.
+ */
+static inline u16 vsb_ring_take_published(struct vsb_ring *ring)
+{
+	u16 n = ring->used_published - ring->used_counted;
+
+	ring->used_counted = ring->used_published;
+	return n;
+}
+
 bool vsb_ring_need_notify(struct vsb_ring *ring);
 int vsb_ring_disable_kicks(struct vsb_ring *ring);
 int vsb_ring_enable_kicks(struct vsb_ring *ring);

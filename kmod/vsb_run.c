@@ -89,10 +89,10 @@ static bool vsb_coal_notify(struct vsb_dev *vsb, struct vsb_vq *vq,
  */
 static bool vsb_complete(struct vsb_dev *vsb, struct vsb_vq *vq)
 {
-	u16 before = vq->ring.used_published;
+	u16 published;
 	bool wanted;
 
-	if (vq->ring.used_idx == before)
+	if (vq->ring.used_idx == vq->ring.used_counted)
 		/* Nothing new; a coalesced notification may have come due. */
 		return vq->coal_state.owed &&
 		       vsb_coal_notify(vsb, vq, 0, false);
@@ -100,11 +100,17 @@ static bool vsb_complete(struct vsb_dev *vsb, struct vsb_vq *vq)
 		vsb_needs_reset(vsb, vq);
 		return false;
 	}
+	published = vsb_ring_take_published(&vq->ring);
 	wanted = vsb_ring_need_notify(&vq->ring);
+	/*
+	 * A driver area the device cannot read fails the ring here, after
+	 * the last buffer the driver may ever hand over: no later access
+	 * would report it. (The driver is notified all the same.)
+	 */
+	if (vq->ring.fault)
+		vsb_needs_reset(vsb, vq);
 	if (vsb_coal_on(&vq->coal) || vq->coal_state.owed)
-		return vsb_coal_notify(vsb, vq,
-				       (u16)(vq->ring.used_published - before),
-				       wanted);
+		return vsb_coal_notify(vsb, vq, published, wanted);
 	if (!wanted || !vq->cb.callback)
 		return false;
 	vsb_notify(vq);
@@ -188,7 +194,7 @@ static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
 		mutex_unlock(&vsb->lock);
 		run->changed = 0;
 	}
-	if (cvq->ring.used_idx == cvq->ring.used_published)
+	if (cvq->ring.used_idx == cvq->ring.used_counted)
 		return;
 	notified = vsb_complete(vsb, cvq);
 	now = ktime_get_ns();
