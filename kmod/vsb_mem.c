@@ -21,6 +21,7 @@
 #include <linux/uaccess.h>
 
 #include "vsb.h"
+#include "vsb_words.h"
 
 /*
  * A translation may have changed: each queue looks its address space up
@@ -140,6 +141,60 @@ void __user *vsb_vq_user_ptr(struct vsb_vq *vq, u64 addr, u32 len)
 	return (void __user *)(uintptr_t)(map->addr + (addr - map->start));
 }
 
+/*
+ * One kmapped stretch of guest physical memory, a naturally aligned field
+ * at a time (vsb_words.h): the plain memcpy this replaces may move a ring
+ * index byte by byte. The device's side of the buffer may be unaligned.
+ */
+static void vsb_phys_move(void *kaddr, void *buf, u32 len, bool write)
+{
+	while (len) {
+		u32 width = vsb_word_width((uintptr_t)kaddr, len);
+		u64 v8;
+		u32 v4;
+		u16 v2;
+
+		switch (width) {
+		case 8:
+			if (write) {
+				memcpy(&v8, buf, 8);
+				WRITE_ONCE(*(u64 *)kaddr, v8);
+			} else {
+				v8 = READ_ONCE(*(u64 *)kaddr);
+				memcpy(buf, &v8, 8);
+			}
+			break;
+		case 4:
+			if (write) {
+				memcpy(&v4, buf, 4);
+				WRITE_ONCE(*(u32 *)kaddr, v4);
+			} else {
+				v4 = READ_ONCE(*(u32 *)kaddr);
+				memcpy(buf, &v4, 4);
+			}
+			break;
+		case 2:
+			if (write) {
+				memcpy(&v2, buf, 2);
+				WRITE_ONCE(*(u16 *)kaddr, v2);
+			} else {
+				v2 = READ_ONCE(*(u16 *)kaddr);
+				memcpy(buf, &v2, 2);
+			}
+			break;
+		default:
+			if (write)
+				WRITE_ONCE(*(u8 *)kaddr, *(u8 *)buf);
+			else
+				*(u8 *)buf = READ_ONCE(*(u8 *)kaddr);
+			break;
+		}
+		kaddr += width;
+		buf += width;
+		len -= width;
+	}
+}
+
 static int vsb_phys_copy(u64 pa, void *buf, u32 len, bool write)
 {
 	while (len) {
@@ -151,10 +206,7 @@ static int vsb_phys_copy(u64 pa, void *buf, u32 len, bool write)
 		if (!pfn_valid(pfn))
 			return -EFAULT;
 		kaddr = kmap_local_pfn(pfn);
-		if (write)
-			memcpy(kaddr + off, buf, chunk);
-		else
-			memcpy(buf, kaddr + off, chunk);
+		vsb_phys_move(kaddr + off, buf, chunk, write);
 		kunmap_local(kaddr);
 		pa += chunk;
 		buf += chunk;
