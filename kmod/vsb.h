@@ -97,8 +97,19 @@ struct vsb_vq {
 	u64 tlb_gen;
 };
 
+/*
+ * An address space's translations, as set_map last gave them: sorted by
+ * start, disjoint (vhost_vdpa refuses overlaps), searched by bisection.
+ * Built whole, with one sleeping allocation, then swapped in.
+ */
+struct vsb_map_table {
+	u32 nmaps;
+	struct vsb_tlb_entry maps[] __counted_by(nmaps);
+};
+
 struct vsb_as {
-	struct vhost_iotlb *iotlb;
+	/* NULL: no map */
+	struct vsb_map_table *table;
 	/* no map since create or CLEAN_MAP: guest physical == device address */
 	bool passthrough;
 };
@@ -337,6 +348,7 @@ void vsb_kick_hint(struct vsb_dev *vsb);
 
 /* vsb_mem.c: guest memory */
 bool vsb_vq_nothing_mapped(struct vsb_vq *vq);
+struct vsb_map_table *vsb_map_table_build(struct vhost_iotlb *iotlb);
 void __user *vsb_vq_user_ptr(struct vsb_vq *vq, u64 addr, u32 len);
 void vsb_maps_changed(struct vsb_dev *vsb);
 

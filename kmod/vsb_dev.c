@@ -416,7 +416,8 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 		vsb->group_asid[i] = 0;
 	if (flags & VDPA_RESET_F_CLEAN_MAP) {
 		for (i = 0; i < VSB_NAS; i++) {
-			vhost_iotlb_reset(vsb->as[i].iotlb);
+			kvfree(vsb->as[i].table);
+			vsb->as[i].table = NULL;
 			vsb->as[i].passthrough = true;
 		}
 	}
@@ -580,61 +581,60 @@ static int vsb_set_group_asid(struct vdpa_device *vdpa, unsigned int group,
 	return 0;
 }
 
+/* Put @table in force for @asid (L taken here) and free what it replaces. */
+static void vsb_as_swap(struct vsb_dev *vsb, unsigned int asid,
+			struct vsb_map_table *table, bool passthrough)
+{
+	struct vsb_map_table *old;
+
+	mutex_lock(&vsb->lock);
+	old = vsb->as[asid].table;
+	vsb->as[asid].table = table;
+	vsb->as[asid].passthrough = passthrough;
+	vsb_maps_changed(vsb);
+	mutex_unlock(&vsb->lock);
+	/* The queues copy what they look up: nothing points into it. */
+	kvfree(old);
+}
+
 /*
  * Replace the address space's translations with those of @iotlb, all or
- * nothing: on failure the address space maps nothing, so the driver's
- * next access to the rings puts the device in NEEDS_RESET. vhost_vdpa
- * ignores what set_map returns at the end of an IOTLB batch, so a refusal
- * is also said in the kernel log.
+ * nothing. More maps than the device takes leave the space mapping
+ * nothing, so the driver's next access to the rings puts the device in
+ * NEEDS_RESET; a failed allocation, which says nothing about the driver,
+ * keeps the maps in force. vhost_vdpa ignores what set_map returns at the
+ * end of an IOTLB batch, so a refusal is also said in the kernel log.
  *
  * Called under the owner's mmap_lock when IOTLB_BATCH is not in use, so
  * it must not wait for a run of the queues, which may be in a page fault
- * waiting for that lock: the copy is built with no lock held and swapped
- * in under vsb->lock alone (the queues copy what they look up).
+ * waiting for that lock: the table is built with no lock held and swapped
+ * in under vsb->lock alone. Building may sleep: set_map runs in process
+ * context, as vhost_vdpa's ioctl or write.
  */
 static int vsb_set_map(struct vdpa_device *vdpa, unsigned int asid,
 		       struct vhost_iotlb *iotlb)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
-	struct vhost_iotlb *copy, *old;
-	struct vhost_iotlb_map *map;
-	int ret = 0;
+	struct vsb_map_table *table;
 
 	if (asid >= VSB_NAS)
 		return -EINVAL;
-	/* Newer vhost_iotlb admits no entry at all with a limit of 0. */
-	copy = vhost_iotlb_alloc(VSB_IOTLB_LIMIT, 0);
-	if (!copy)
+	table = vsb_map_table_build(iotlb);
+	if (PTR_ERR_OR_ZERO(table) == -ENOMEM) {
+		dev_warn_ratelimited(&vdpa->dev,
+				     "address space %u: no memory for %u maps; the old maps stay\n",
+				     asid, iotlb->nmaps);
 		return -ENOMEM;
-	/* Bounded before the copy, whose entries are GFP_ATOMIC. */
-	if (iotlb->nmaps > VSB_IOTLB_LIMIT) {
+	}
+	if (IS_ERR(table)) {
 		dev_warn_ratelimited(&vdpa->dev,
 				     "address space %u: %u maps, limit %u\n",
 				     asid, iotlb->nmaps, VSB_IOTLB_LIMIT);
-		ret = -ENOSPC;
-		goto swap;
+		vsb_as_swap(vsb, asid, NULL, false);
+		return PTR_ERR(table);
 	}
-	for (map = vhost_iotlb_itree_first(iotlb, 0, U64_MAX); map;
-	     map = vhost_iotlb_itree_next(map, 0, U64_MAX)) {
-		ret = vhost_iotlb_add_range(copy, map->start, map->last,
-					    map->addr, map->perm);
-		if (ret) {
-			dev_warn_ratelimited(&vdpa->dev, "map %#llx: %d\n",
-					     map->start, ret);
-			/* All or nothing: a half map would mislead. */
-			vhost_iotlb_reset(copy);
-			break;
-		}
-	}
-swap:
-	mutex_lock(&vsb->lock);
-	old = vsb->as[asid].iotlb;
-	vsb->as[asid].iotlb = copy;
-	vsb->as[asid].passthrough = false;
-	vsb_maps_changed(vsb);
-	mutex_unlock(&vsb->lock);
-	vhost_iotlb_free(old);
-	return ret;
+	vsb_as_swap(vsb, asid, table, false);
+	return 0;
 }
 
 static int vsb_reset_map(struct vdpa_device *vdpa, unsigned int asid)
@@ -643,11 +643,7 @@ static int vsb_reset_map(struct vdpa_device *vdpa, unsigned int asid)
 
 	if (asid >= VSB_NAS)
 		return -EINVAL;
-	mutex_lock(&vsb->lock);
-	vhost_iotlb_reset(vsb->as[asid].iotlb);
-	vsb->as[asid].passthrough = true;
-	vsb_maps_changed(vsb);
-	mutex_unlock(&vsb->lock);
+	vsb_as_swap(vsb, asid, NULL, true);
 	return 0;
 }
 
@@ -687,8 +683,7 @@ static void vsb_free(struct vdpa_device *vdpa)
 	hrtimer_cancel(&vsb->coal_timer);
 	cancel_work_sync(&vsb->work);
 	for (i = 0; i < VSB_NAS; i++)
-		if (vsb->as[i].iotlb)
-			vhost_iotlb_free(vsb->as[i].iotlb);
+		kvfree(vsb->as[i].table);
 	for (i = 0; i < VSB_MAX_NVQS; i++) {
 		kvfree(vsb->vqs[i].chain.segs);
 		kvfree(vsb->vqs[i].ring.id_descs);
@@ -762,13 +757,8 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 	vsb->kick_hint_on = params->suppress_kicks && params->kick_hint;
 	vsb->lead_notify = params->lead_notify;
 
-	for (i = 0; i < VSB_NAS; i++) {
-		/* vsb_set_map() replaces it; this one stays empty. */
-		vsb->as[i].iotlb = vhost_iotlb_alloc(VSB_IOTLB_LIMIT, 0);
-		if (!vsb->as[i].iotlb)
-			return -ENOMEM;
+	for (i = 0; i < VSB_NAS; i++)
 		vsb->as[i].passthrough = true;
-	}
 	vsb->max_vqp = params->max_vqp;
 	vsb->nvqs = 2 * vsb->max_vqp + 1;
 	for (i = 0; i < vsb->nvqs; i++) {

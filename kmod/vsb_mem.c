@@ -78,7 +78,63 @@ bool vsb_vq_nothing_mapped(struct vsb_vq *vq)
 	struct vsb_dev *vsb = vq->vsb;
 
 	lockdep_assert_held(&vsb->lock);
-	return vsb->mm && !vsb->as[vq->asid].iotlb->nmaps;
+	return vsb->mm && !vsb->as[vq->asid].table;
+}
+
+/*
+ * The translations of @iotlb as a table (kvfree() it), NULL for none, or
+ * an ERR_PTR: -ENOSPC past VSB_IOTLB_LIMIT, -ENOMEM. One allocation that
+ * may sleep, where a copy into another vhost_iotlb would take one atomic
+ * allocation per map. The caller keeps @iotlb from changing (vhost_vdpa
+ * holds its device mutex around set_map).
+ */
+struct vsb_map_table *vsb_map_table_build(struct vhost_iotlb *iotlb)
+{
+	struct vhost_iotlb_map *map;
+	struct vsb_map_table *table;
+	u32 n = 0;
+
+	if (!iotlb->nmaps)
+		return NULL;
+	if (iotlb->nmaps > VSB_IOTLB_LIMIT)
+		return ERR_PTR(-ENOSPC);
+	table = kvmalloc(struct_size(table, maps, iotlb->nmaps), GFP_KERNEL);
+	if (!table)
+		return ERR_PTR(-ENOMEM);
+	table->nmaps = iotlb->nmaps;
+	/* In order of start: what the look-up's bisection needs. */
+	for (map = vhost_iotlb_itree_first(iotlb, 0, U64_MAX);
+	     map && n < table->nmaps;
+	     map = vhost_iotlb_itree_next(map, 0, U64_MAX))
+		table->maps[n++] = (struct vsb_tlb_entry){ .start = map->start,
+							   .last = map->last,
+							   .addr = map->addr,
+							   .perm = map->perm };
+	table->nmaps = n;
+	return table;
+}
+
+/* The map holding @addr, or NULL. */
+static const struct vsb_tlb_entry *
+vsb_map_table_find(const struct vsb_map_table *table, u64 addr)
+{
+	u32 lo = 0, hi;
+
+	if (!table)
+		return NULL;
+	hi = table->nmaps;
+	/* The last map starting at or below addr is the only candidate. */
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (table->maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || table->maps[lo - 1].last < addr)
+		return NULL;
+	return &table->maps[lo - 1];
 }
 
 /*
@@ -89,17 +145,14 @@ static noinline const struct vsb_tlb_entry *
 vsb_translate_miss(struct vsb_vq *vq, u64 addr)
 {
 	struct vsb_dev *vsb = vq->vsb;
-	const struct vhost_iotlb_map *map;
+	const struct vsb_tlb_entry *map;
 	struct vsb_tlb_entry *e = NULL;
 
 	mutex_lock(&vsb->lock);
-	map = vhost_iotlb_itree_first(vsb->as[vq->asid].iotlb, addr, addr);
+	map = vsb_map_table_find(vsb->as[vq->asid].table, addr);
 	if (map) {
 		e = &vq->tlb[vq->tlb_next];
-		*e = (struct vsb_tlb_entry){ .start = map->start,
-					     .last = map->last,
-					     .addr = map->addr,
-					     .perm = map->perm };
+		*e = *map;
 		vq->tlb_next = (vq->tlb_next + 1) % VSB_TLB_CACHE;
 	}
 	mutex_unlock(&vsb->lock);
