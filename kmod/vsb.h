@@ -206,6 +206,8 @@ struct vsb_dev {
 	struct vsb_net_ctrl ctrl;
 	/* "vdpactl-batch dev link DEV down": kept across device resets */
 	bool link_down;
+	/* a config interrupt held back while suspended, sent on resume */
+	bool config_owed;
 	/* VSB_CTRL_CHANGED_* the receive filter has not caught up with */
 	u32 filter_stale;
 	struct vsb_as as[VSB_NAS];
@@ -263,6 +265,8 @@ struct vsb_dev {
 	struct work_struct work;
 	/* runs the work when the earliest coalesced notification is due */
 	struct hrtimer coal_timer;
+	/* set once in vsb_free(): nothing may queue the work or arm the timer */
+	bool dying;
 	/* on the netlink family's device list, in the order of genl_id */
 	struct list_head node;
 	/* set when added to the list, never reused: where dumps resume */

@@ -12,11 +12,22 @@
 
 #include "vsb.h"
 
+/*
+ * Tell a running driver its config space changed. A suspended device
+ * sends no interrupt (the driver may be saving its state for a migration,
+ * and expects none until it resumes the device): it owes it until then.
+ */
 void vsb_config_changed(struct vsb_dev *vsb)
 {
 	lockdep_assert_held(&vsb->lock);
-	if ((vsb->status & VIRTIO_CONFIG_S_DRIVER_OK) &&
-	    vsb->config_cb.callback)
+	if (!(vsb->status & VIRTIO_CONFIG_S_DRIVER_OK))
+		return;
+	if (vsb->suspended) {
+		vsb->config_owed = true;
+		return;
+	}
+	vsb->config_owed = false;
+	if (vsb->config_cb.callback)
 		vsb->config_cb.callback(vsb->config_cb.private);
 }
 

@@ -425,6 +425,7 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 	vsb->features = 0;
 	vsb->status = 0;
 	vsb->suspended = false;
+	vsb->config_owed = false;
 	vsb_net_ctrl_reset(&vsb->ctrl, vsb->provisioned_mac, vsb->max_vqp, 0);
 	vsb_rx_filter_build(&vsb->rx_filter, &vsb->ctrl, 0);
 	memcpy(&vsb->rx_rss, &vsb->ctrl.rss, sizeof(vsb->rx_rss));
@@ -514,6 +515,8 @@ static int vsb_resume(struct vdpa_device *vdpa)
 
 	vsb_lock_both(vsb);
 	vsb->suspended = false;
+	if (vsb->config_owed)
+		vsb_config_changed(vsb);
 	/*
 	 * Look at every queue again, kicked or not: a queue the driver
 	 * enabled while the device was suspended was never scheduled.
@@ -679,9 +682,20 @@ static void vsb_free(struct vdpa_device *vdpa)
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 	unsigned int i;
 
-	/* The timer queues the work: first the timer. */
+	/*
+	 * The timer queues the work and the work arms the timer, so no
+	 * single cancel is final. Once dying is seen, neither does either;
+	 * the barrier makes every callback and run that starts later see it.
+	 * One already running may still queue or arm once: the first
+	 * hrtimer_cancel() waits for such a callback, cancel_work_sync() for
+	 * the work it queued, the last hrtimer_cancel() undoes what a run
+	 * begun before the barrier armed.
+	 */
+	WRITE_ONCE(vsb->dying, true);
+	smp_mb();
 	hrtimer_cancel(&vsb->coal_timer);
 	cancel_work_sync(&vsb->work);
+	hrtimer_cancel(&vsb->coal_timer);
 	for (i = 0; i < VSB_NAS; i++)
 		kvfree(vsb->as[i].table);
 	for (i = 0; i < VSB_MAX_NVQS; i++) {

@@ -474,8 +474,10 @@ static struct genl_family vsb_genl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = vsb_genl_ops,
 	.n_ops = ARRAY_SIZE(vsb_genl_ops),
-	/* Every command is new: strict validation for all of them. */
-	.resv_start_op = VSB_CMD_MAX + 1,
+	/*
+	 * resv_start_op left 0, as for every new family: every command gets
+	 * strict validation (the commands below it are the legacy ones).
+	 */
 	/* Requests lock what they touch themselves. */
 	.parallel_ops = true,
 };

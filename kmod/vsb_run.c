@@ -55,6 +55,8 @@ static void vsb_coal_arm(struct vsb_dev *vsb, u64 deadline_ns)
 {
 	ktime_t at = ns_to_ktime(deadline_ns);
 
+	if (READ_ONCE(vsb->dying))
+		return;
 	if (!hrtimer_active(&vsb->coal_timer) ||
 	    ktime_before(at, hrtimer_get_expires(&vsb->coal_timer)))
 		hrtimer_start(&vsb->coal_timer, at, HRTIMER_MODE_ABS);
@@ -475,7 +477,8 @@ static bool vsb_process_data(struct vsb_dev *vsb, bool *served)
  */
 void vsb_schedule(struct vsb_dev *vsb)
 {
-	queue_work(vsb_wq, &vsb->work);
+	if (!READ_ONCE(vsb->dying))
+		queue_work(vsb_wq, &vsb->work);
 }
 
 /*

@@ -6,6 +6,7 @@
  * control path's counters and histograms for the module's netlink family.
  */
 
+#include <linux/nospec.h>
 #include <net/netlink.h>
 #include <uapi/linux/vdpa.h>
 
@@ -127,6 +128,8 @@ int vsb_fill_vq_stats(struct vsb_dev *vsb, u16 idx, struct sk_buff *msg,
 	if (idx == vsb_cvq_index(vsb)) {
 		ret = vsb_put_cvq_stats(vsb, msg);
 	} else if (idx < 2 * vsb->max_vqp) {
+		/* A user's number: no speculative read past the queues. */
+		idx = array_index_nospec(idx, 2 * vsb->max_vqp);
 		ret = idx % 2 ? vsb_put_tx_stats(vsb, idx, msg) :
 				vsb_put_rx_stats(vsb, idx, msg);
 	} else {
