@@ -14,6 +14,7 @@
 #include <linux/spinlock.h>
 #include <linux/vdpa.h>
 #include <linux/vhost_iotlb.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <uapi/linux/virtio_net.h>
 
@@ -158,11 +159,20 @@ struct vsb_cvq_stats {
  * may wait on the owner's mmap_lock or never complete (a userfaultfd or
  * FUSE page nobody serves). So two mutexes, taken in this order:
  *
- * queue_lock (Q) is held by a run of the queues throughout, and by the
- * driver's ops that change what the queues are; those ops wait for a run
- * in progress, as a driver's must. Nothing else takes it: not set_map
- * (which vhost_vdpa calls under mmap_lock), not the config reads, not
- * vdpa's or this module's netlink requests.
+ * queue_lock (Q) is held by a run of the queues, and by the driver's ops
+ * that change what the queues are; those ops wait for a run in progress,
+ * as a driver's must. Nothing else takes it: not set_map (which
+ * vhost_vdpa calls under mmap_lock), not the config reads, not vdpa's or
+ * this module's netlink requests. A run never sleeps in a page fault
+ * with Q held: it reaches guest memory with page faults disabled, and
+ * faults a page in with Q dropped ("parked", vsb_mem.c), so that reset,
+ * set_status and set_features -- which vdpa core calls holding its
+ * cf_lock for write, which every "vdpa dev config show" and, through
+ * vdpa_dev_lock, every "vdpa dev add/del" then waits for -- never wait
+ * for a fault. The ops that would pull ring state from under a parked
+ * run (enable, vring state, suspend, resume) wait until it comes back;
+ * one that finds the device reset or stopped when it comes back is
+ * abandoned: it touches guest memory no more.
  *
  * lock (L) guards what those others read or change. It is held only
  * briefly, never across guest memory access, never while waiting for Q;
@@ -188,6 +198,14 @@ struct vsb_dev {
 	bool suspended;
 	struct mm_struct *mm;
 	u32 group_asid[VSB_NGROUPS];
+	/* bumped by a reset and a new owner: what a parked run checks */
+	u64 reset_gen;
+
+	/* Q: a run parked in a page fault, with Q dropped; and its waiters */
+	bool parked;
+	wait_queue_head_t park_wq;
+	/* Q: this run came back to a changed device and must stop */
+	bool run_abandoned;
 
 	/* Q: the queues and what only a run uses */
 	struct vsb_vq vqs[VSB_MAX_NVQS];
@@ -351,6 +369,7 @@ void vsb_kick_hint_forget(struct vsb_dev *vsb);
 void vsb_kick_hint(struct vsb_dev *vsb);
 
 /* vsb_mem.c: guest memory */
+void vsb_run_lock(struct vsb_dev *vsb);
 bool vsb_vq_nothing_mapped(struct vsb_vq *vq);
 struct vsb_map_table *vsb_map_table_build(struct vhost_iotlb *iotlb);
 void __user *vsb_vq_user_ptr(struct vsb_vq *vq, u64 addr, u32 len);

@@ -6,8 +6,11 @@
  * takes queue_lock, and so waits for a run in progress; one that others
  * read or change takes lock, which a run holds only between guest memory
  * accesses. set_map, the config reads and everything vdpa's management
- * reaches (status, features, statistics) take no queue_lock: a run
- * stalled in a guest page fault holds none of them up.
+ * reaches (status, features, statistics) take no queue_lock; and a run
+ * waits for a guest page fault with queue_lock dropped, so a fault that
+ * never completes holds up none of them, nor reset, set_status and
+ * set_features, which vdpa core calls under its cf_lock. Only the ops
+ * that would change a parked run's rings wait for it (_idle below).
  */
 
 #include <linux/etherdevice.h>
@@ -30,10 +33,42 @@ static void vsb_lock_queues(struct vsb_dev *vsb)
 	vsb_kick_hint_forget(vsb);
 }
 
+/*
+ * For the ops that change the state a run works on (its rings, or whether
+ * it may run at all), and so must also wait for a run parked in a page
+ * fault (vsb_mem.c) to come back and end. Not for reset, set_status and
+ * set_features: vdpa core calls those with its cf_lock held for write.
+ * The driver's own ioctl waits for a fault its memory owes; a fatal signal
+ * ends the wait (the owner is going away, and resets the device when it
+ * has).
+ */
+static void vsb_lock_queues_idle(struct vsb_dev *vsb)
+{
+	for (;;) {
+		mutex_lock(&vsb->queue_lock);
+		if (!vsb->parked)
+			break;
+		mutex_unlock(&vsb->queue_lock);
+		if (wait_event_killable(vsb->park_wq,
+					!READ_ONCE(vsb->parked))) {
+			mutex_lock(&vsb->queue_lock);
+			break;
+		}
+	}
+	vsb_kick_hint_forget(vsb);
+}
+
 /* For the ops that change what the queues are and what others read. */
 static void vsb_lock_both(struct vsb_dev *vsb)
 {
 	vsb_lock_queues(vsb);
+	mutex_lock(&vsb->lock);
+}
+
+/* vsb_lock_both(), waiting for a parked run too. */
+static void vsb_lock_both_idle(struct vsb_dev *vsb)
+{
+	vsb_lock_queues_idle(vsb);
 	mutex_lock(&vsb->lock);
 }
 
@@ -173,7 +208,7 @@ static void vsb_set_vq_ready(struct vdpa_device *vdpa, u16 idx, bool ready)
 	if (idx >= vsb->nvqs)
 		return;
 	vq = &vsb->vqs[idx];
-	vsb_lock_queues(vsb);
+	vsb_lock_queues_idle(vsb);
 	if (ready && !vq->ready) {
 		vsb_vq_enable(vsb, vq);
 		/* Enabled after DRIVER_OK: serve what is already there. */
@@ -209,7 +244,7 @@ static int vsb_set_vq_state(struct vdpa_device *vdpa, u16 idx,
 	if (idx >= vsb->nvqs)
 		return -EINVAL;
 	vq = &vsb->vqs[idx];
-	vsb_lock_queues(vsb);
+	vsb_lock_queues_idle(vsb);
 	if (vsb_packed(vsb)) {
 		const struct vdpa_vq_state_packed *p = &state->packed;
 
@@ -422,6 +457,8 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 		}
 	}
 	vsb_maps_changed(vsb);
+	/* A run parked in a fault must not go on with the old device. */
+	vsb->reset_gen++;
 	vsb->features = 0;
 	vsb->status = 0;
 	vsb->suspended = false;
@@ -502,8 +539,8 @@ static int vsb_suspend(struct vdpa_device *vdpa)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 
-	/* Taking queue_lock waits for a run in progress to finish. */
-	vsb_lock_both(vsb);
+	/* Waits for a run in progress, parked or not, to finish. */
+	vsb_lock_both_idle(vsb);
 	vsb->suspended = true;
 	vsb_unlock_both(vsb);
 	return 0;
@@ -513,7 +550,7 @@ static int vsb_resume(struct vdpa_device *vdpa)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
 
-	vsb_lock_both(vsb);
+	vsb_lock_both_idle(vsb);
 	vsb->suspended = false;
 	if (vsb->config_owed)
 		vsb_config_changed(vsb);
@@ -659,6 +696,7 @@ static int vsb_bind_mm(struct vdpa_device *vdpa, struct mm_struct *mm)
 		mmdrop(vsb->mm);
 	mmgrab(mm);
 	WRITE_ONCE(vsb->mm, mm);
+	vsb->reset_gen++;
 	vsb_maps_changed(vsb);
 	vsb_unlock_both(vsb);
 	return 0;
@@ -672,6 +710,7 @@ static void vsb_unbind_mm(struct vdpa_device *vdpa)
 	if (vsb->mm)
 		mmdrop(vsb->mm);
 	WRITE_ONCE(vsb->mm, NULL);
+	vsb->reset_gen++;
 	vsb_maps_changed(vsb);
 	vsb_unlock_both(vsb);
 }
@@ -757,6 +796,7 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 
 	mutex_init(&vsb->queue_lock);
 	mutex_init(&vsb->lock);
+	init_waitqueue_head(&vsb->park_wq);
 	spin_lock_init(&vsb->config_lock);
 	spin_lock_init(&vsb->kick_hint_lock);
 	INIT_WORK(&vsb->work, vsb_work);

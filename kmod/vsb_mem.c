@@ -11,12 +11,15 @@
  * Physical access needs both no mm and no map, so userspace can never make
  * the device touch physical memory.
  *
- * All of it runs in a queue run, under vsb->queue_lock but not vsb->lock:
- * a fault here may wait for the mmap_lock, or for ever.
+ * All of it runs in a queue run, under vsb->queue_lock but not vsb->lock.
+ * A user page may have to be faulted in, which may wait for the mmap_lock
+ * or for ever (a userfaultfd or FUSE page nobody serves): that wait is
+ * made with queue_lock dropped (vsb_fault_in()).
  */
 
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 
@@ -353,18 +356,75 @@ fault:
 	return -EFAULT;
 }
 
+/* With page faults disabled: a page not present fails it, -EFAULT. */
 static int vsb_user_copy(u64 uaddr, void *buf, u32 len, bool write)
 {
 	void __user *p = (void __user *)(uintptr_t)uaddr;
 	unsigned long left;
+	int ret;
 
-	if (len <= VSB_SMALL_COPY)
-		return write ? vsb_user_write_small(p, buf, len) :
-			       vsb_user_read_small(buf, p, len);
-	if (write)
-		left = copy_to_user(p, buf, len);
-	else
-		left = copy_from_user(buf, p, len);
+	pagefault_disable();
+	if (len <= VSB_SMALL_COPY) {
+		ret = write ? vsb_user_write_small(p, buf, len) :
+			      vsb_user_read_small(buf, p, len);
+	} else {
+		if (write)
+			left = copy_to_user(p, buf, len);
+		else
+			left = copy_from_user(buf, p, len);
+		ret = left ? -EFAULT : 0;
+	}
+	pagefault_enable();
+	return ret;
+}
+
+/* Chunks an access may fault in before it counts as a bad address. */
+#define VSB_FAULT_IN_TRIES 64
+
+/*
+ * Q held by a run: take it for the run, which starts afresh (a run
+ * abandoned before it is over).
+ */
+void vsb_run_lock(struct vsb_dev *vsb)
+{
+	mutex_lock(&vsb->queue_lock);
+	vsb->run_abandoned = false;
+}
+
+/*
+ * Fault in the user range a run's access failed on, with queue_lock
+ * dropped for the wait ("parked"), then take it back. The ops that found
+ * the lock free meanwhile are those that must not wait for a fault (see
+ * struct vsb_dev); if one reset the device, stopped it or changed its
+ * owner, the run is abandoned: its state may be the old device's, so it
+ * reaches guest memory no more (and reports no ring error), and ends.
+ * The mm's own fault handling drops the mmap_lock while a userfaultfd
+ * waits, so set_map, which vhost_vdpa calls under it, goes on too.
+ *
+ * Return: 0 to retry the access (the maps may have changed: translate
+ * again), -EFAULT if the range cannot be faulted in or the run is
+ * abandoned.
+ */
+static int vsb_fault_in(struct vsb_vq *vq, u64 uaddr, u32 len, bool write)
+{
+	const char __user *p = (const char __user *)(uintptr_t)uaddr;
+	struct vsb_dev *vsb = vq->vsb;
+	u64 gen = vsb->reset_gen;
+	size_t left;
+
+	lockdep_assert_held(&vsb->queue_lock);
+	WRITE_ONCE(vsb->parked, true);
+	mutex_unlock(&vsb->queue_lock);
+	/* The safe variant: it faults the page in without writing to it. */
+	left = write ? fault_in_safe_writeable(p, len) :
+		       fault_in_readable(p, len);
+	mutex_lock(&vsb->queue_lock);
+	WRITE_ONCE(vsb->parked, false);
+	wake_up_all(&vsb->park_wq);
+	if (vsb->reset_gen != gen || !vsb_running(vsb)) {
+		vsb->run_abandoned = true;
+		return -EFAULT;
+	}
 	return left ? -EFAULT : 0;
 }
 
@@ -373,7 +433,10 @@ static int vsb_mem_xfer(struct vsb_vq *vq, u64 addr, void *buf, u32 len,
 {
 	struct vsb_dev *vsb = vq->vsb;
 	u32 need = write ? VHOST_MAP_WO : VHOST_MAP_RO;
+	unsigned int retries = 0;
 
+	if (vsb->run_abandoned)
+		return -EFAULT;
 	vsb_vq_as(vq);
 	if (!vsb->mm) {
 		/*
@@ -404,8 +467,22 @@ static int vsb_mem_xfer(struct vsb_vq *vq, u64 addr, void *buf, u32 len,
 		chunk = room < len - 1 ? room + 1 : len;
 		host = map->addr + (addr - map->start);
 		ret = vsb_user_copy(host, buf, chunk, write);
-		if (ret)
-			return ret;
+		if (ret) {
+			/*
+			 * A page the driver keeps taking away again
+			 * (MADV_DONTNEED) between fault-in and copy costs a
+			 * few retries; one that is never there after a fault-in
+			 * that succeeded is no memory the device can use.
+			 */
+			if (++retries > VSB_FAULT_IN_TRIES)
+				return -EFAULT;
+			ret = vsb_fault_in(vq, host, chunk, write);
+			if (ret)
+				return ret;
+			/* The maps may have changed meanwhile. */
+			vsb_vq_as(vq);
+			continue;
+		}
 		addr += chunk;
 		buf += chunk;
 		len -= chunk;

@@ -24,6 +24,9 @@
 
 static void vsb_needs_reset(struct vsb_dev *vsb, struct vsb_vq *vq)
 {
+	/* The ring error of a run abandoned in a fault is no driver's. */
+	if (vsb->run_abandoned)
+		return;
 	mutex_lock(&vsb->lock);
 	if (vsb->status & VIRTIO_CONFIG_S_NEEDS_RESET)
 		goto unlock;
@@ -518,7 +521,7 @@ static bool vsb_cvq_announced(struct vsb_dev *vsb, struct mm_struct *mm)
 	struct vsb_vq *cvq;
 	bool ret = false;
 
-	mutex_lock(&vsb->queue_lock);
+	vsb_run_lock(vsb);
 	cvq = vsb_running_cvq(vsb);
 	if (vsb->mm != mm)
 		ret = true;
@@ -539,7 +542,7 @@ static bool vsb_cvq_rearm(struct vsb_dev *vsb)
 	struct vsb_vq *cvq;
 	int ret = 0;
 
-	mutex_lock(&vsb->queue_lock);
+	vsb_run_lock(vsb);
 	cvq = vsb_running_cvq(vsb);
 	if (cvq && cvq->ring.kicks_off) {
 		ret = vsb_ring_enable_kicks(&cvq->ring);
@@ -608,7 +611,7 @@ void vsb_work(struct work_struct *work)
 	struct mm_struct *mm;
 	bool served;
 
-	mutex_lock(&vsb->queue_lock);
+	vsb_run_lock(vsb);
 	mm = vsb->mm;
 	/* The owner may be gone: then there is nothing to serve. */
 	if (mm && !mmget_not_zero(mm)) {
@@ -627,7 +630,7 @@ void vsb_work(struct work_struct *work)
 			break;
 		/* A driver that keeps kicking must not keep the CPU. */
 		cond_resched();
-		mutex_lock(&vsb->queue_lock);
+		vsb_run_lock(vsb);
 		/* A new mm means new maps: leave those to a fresh run. */
 		if (vsb->mm != mm) {
 			mutex_unlock(&vsb->queue_lock);
