@@ -36,6 +36,22 @@
  *                   userfaultfd is closed, which lets the fault complete.
  *                   Adds "stall get_status_ms=G set_map_ms=S " before the
  *                   usual fields, whose wait starts then.
+ *   --stall-reset   with --stall-ms: once those two are timed (vhost_vdpa
+ *                   runs one ioctl of a file at a time, so neither may
+ *                   wait behind the reset), a second thread resets the
+ *                   device (VHOST_VDPA_SET_STATUS 0) while the run still
+ *                   waits, printing "resetting" on a line of its own just
+ *                   before and "reset" once it returned (so a test can
+ *                   tell). Adds "reset_ms=R reset_used=U " after the stall
+ *                   fields: how long the reset took, and the used index
+ *                   when it returned (a reset device writes no more)
+ *   --used-event-unmapped  negotiate VIRTIO_RING_F_EVENT_IDX too, and put
+ *                   the avail ring at the end of a one-page alias of its
+ *                   page, so that used_event, the u16 after its entries,
+ *                   is the first byte past the map: the device's read of
+ *                   it after publishing fails. The wait ends only once the
+ *                   used index reached N and NEEDS_RESET is set (with the
+ *                   config interrupt, if one was given)
  *   --sizes         only report VHOST_VDPA_GET_VRING_SIZE of the CVQ (whose
  *                   size is set to 64) before and after DRIVER_OK: prints
  *                   "vring_size before=B after=A" and exits
@@ -63,7 +79,8 @@
  * U: the used index after the wait; config_irq: the config eventfd fired;
  * acks: each command's ack byte (255 if never written); ms: from the kick
  * to the end of the wait (the used index reached N, or NEEDS_RESET and the
- * config interrupt if one was asked for). Exit 2: a set-up step failed.
+ * config interrupt if one was asked for; both with --used-event-unmapped).
+ * Exit 2: a set-up step failed.
  */
 
 #define _GNU_SOURCE
@@ -101,6 +118,8 @@
 #define VSBDRV_STALL_IOVA 0x200000000ULL
 /* Where --extra-maps go: far above the four pages. */
 #define VSBDRV_EXTRA_IOVA 0x100000000ULL
+/* --used-event-unmapped: the driver page's alias, nothing mapped after it. */
+#define VSBDRV_AVAIL_END_IOVA 0x300000000ULL
 #define VSBDRV_CMD_LEN 8
 #define VSBDRV_ACK_UNSET 0xff
 #define VSBDRV_SWITCH_MAC_LAST 0xaa
@@ -121,6 +140,8 @@ struct opts {
 	unsigned int wait_ms;
 	unsigned long extra_maps;
 	unsigned int stall_ms;
+	bool stall_reset;
+	bool used_event_unmapped;
 	unsigned int race_s;
 	bool sizes;
 	unsigned long persist_mb;
@@ -138,7 +159,10 @@ struct drv {
 	int call_fd;
 	int config_fd;
 	int uffd;
+	uint64_t get_status_ms;
 	uint64_t set_map_ms;
+	uint64_t reset_ms;
+	uint16_t reset_used;
 	int size_before;
 };
 
@@ -238,6 +262,10 @@ static void map_memory(struct drv *d, const struct opts *o)
 		map_page(d, 0, pg, pg,
 			 pg == PG_USED && o->used_ro ? VHOST_ACCESS_RO :
 						       page_perm[pg]);
+	if (o->used_event_unmapped)
+		iotlb_msg(d, 0, VHOST_IOTLB_UPDATE, VSBDRV_AVAIL_END_IOVA,
+			  VSBDRV_PAGE, page_uaddr(d, PG_DRIVER),
+			  VHOST_ACCESS_RO);
 	/* The same page under many IOVAs: one map each, little memory. */
 	for (i = 0; i < o->extra_maps; i++)
 		iotlb_msg(d, 0, VHOST_IOTLB_UPDATE,
@@ -345,6 +373,20 @@ static int cvq_size(struct drv *d)
 	return state.num;
 }
 
+/*
+ * Where the avail ring starts in the driver page: after the descriptors,
+ * or with --used-event-unmapped where its entries end with the page.
+ */
+static size_t avail_offset(const struct opts *o)
+{
+	size_t entries_end =
+		sizeof(struct vring_avail) + VSBDRV_NUM * sizeof(__virtio16);
+
+	if (o->used_event_unmapped)
+		return VSBDRV_PAGE - entries_end;
+	return VSBDRV_NUM * sizeof(struct vring_desc);
+}
+
 static void setup(struct drv *d, const struct opts *o)
 {
 	uint64_t backend = (1ULL << VHOST_BACKEND_F_IOTLB_MSG_V2) |
@@ -381,6 +423,13 @@ static void setup(struct drv *d, const struct opts *o)
 			      (1ULL << VIRTIO_F_ACCESS_PLATFORM) |
 			      (1ULL << VIRTIO_NET_F_CTRL_VQ) |
 			      (1ULL << VIRTIO_NET_F_CTRL_MAC_ADDR));
+	if (o->used_event_unmapped) {
+		if (!(offered & (1ULL << VIRTIO_RING_F_EVENT_IDX))) {
+			errno = EOPNOTSUPP;
+			die("VIRTIO_RING_F_EVENT_IDX not offered");
+		}
+		features |= 1ULL << VIRTIO_RING_F_EVENT_IDX;
+	}
 	xioctl(d, VHOST_SET_FEATURES, &features, "VHOST_SET_FEATURES");
 	add_status(d, VIRTIO_CONFIG_S_FEATURES_OK);
 
@@ -394,7 +443,7 @@ static void setup(struct drv *d, const struct opts *o)
 		die("mmap");
 	close(memfd);
 	d->desc = (void *)d->mem;
-	d->avail = (void *)(d->mem + VSBDRV_NUM * sizeof(struct vring_desc));
+	d->avail = (void *)(d->mem + avail_offset(o));
 	d->used = (void *)(d->mem + PG_USED * VSBDRV_PAGE);
 	d->uffd = -1;
 	if (o->stall_ms)
@@ -407,7 +456,9 @@ static void setup(struct drv *d, const struct opts *o)
 	state.num = VSBDRV_NUM;
 	xioctl(d, VHOST_SET_VRING_NUM, &state, "VHOST_SET_VRING_NUM");
 	addr.desc_user_addr = VSBDRV_IOVA;
-	addr.avail_user_addr = VSBDRV_IOVA + ((uint8_t *)d->avail - d->mem);
+	addr.avail_user_addr =
+		avail_offset(o) +
+		(o->used_event_unmapped ? VSBDRV_AVAIL_END_IOVA : VSBDRV_IOVA);
 	addr.used_user_addr = VSBDRV_IOVA + PG_USED * VSBDRV_PAGE;
 	xioctl(d, VHOST_SET_VRING_ADDR, &addr, "VHOST_SET_VRING_ADDR");
 	state.num = 0;
@@ -488,19 +539,25 @@ struct answer {
 	uint64_t ms;
 };
 
-/* Wait for used idx @want, or NEEDS_RESET (and the config call, if set). */
+/*
+ * Wait for used idx @want, or NEEDS_RESET (and the config call, if set);
+ * for both with --used-event-unmapped.
+ */
 static void wait_used(struct drv *d, const struct opts *o, uint16_t want,
 		      struct answer *a)
 {
 	uint64_t start = now_ms(), end = start + o->wait_ms;
+	bool answered, reported;
 
 	*a = (struct answer){ 0 };
 	for (;;) {
 		a->used = __atomic_load_n(&d->used->idx, __ATOMIC_ACQUIRE);
 		a->needs_reset = get_status(d) & VIRTIO_CONFIG_S_NEEDS_RESET;
 		a->config_irq |= fired(d->config_fd);
-		if (a->used == want ||
-		    (a->needs_reset && (a->config_irq || !o->config_call)))
+		answered = a->used == want;
+		reported = a->needs_reset && (a->config_irq || !o->config_call);
+		if (o->used_event_unmapped ? answered && reported :
+					     answered || reported)
 			break;
 		if (now_ms() >= end)
 			break;
@@ -557,13 +614,35 @@ static void *timed_set_map(void *arg)
 }
 
 /*
+ * --stall-reset: the owner resets the device, as QEMU does when the guest
+ * resets it or the VM stops, while the run waits in the fault.
+ */
+static void *timed_reset(void *arg)
+{
+	struct drv *d = arg;
+	uint8_t status = 0;
+	uint64_t start;
+
+	printf("resetting\n");
+	fflush(stdout);
+	start = now_ms();
+	xioctl(d, VHOST_VDPA_SET_STATUS, &status, "VHOST_VDPA_SET_STATUS 0");
+	d->reset_ms = now_ms() - start;
+	d->reset_used = __atomic_load_n(&d->used->idx, __ATOMIC_ACQUIRE);
+	printf("reset\n");
+	fflush(stdout);
+	return NULL;
+}
+
+/*
  * While the device's run waits in the fault: an IOTLB update (set_map)
- * and a status read, at the same time, must not wait for it.
+ * and a status read, at the same time, must not wait for it; then, with
+ * --stall-reset, neither may a reset.
  */
 static void stall(struct drv *d, const struct opts *o)
 {
 	struct stall st = { .d = d, .ms = o->stall_ms };
-	pthread_t end_tid, map_tid;
+	pthread_t end_tid, map_tid, reset_tid;
 	uint64_t start;
 
 	if (pthread_create(&end_tid, NULL, end_stall, &st))
@@ -575,11 +654,13 @@ static void stall(struct drv *d, const struct opts *o)
 		die("pthread_create");
 	start = now_ms();
 	get_status(d);
-	printf("stall get_status_ms=%llu",
-	       (unsigned long long)(now_ms() - start));
+	d->get_status_ms = now_ms() - start;
 	pthread_join(map_tid, NULL);
-	printf(" set_map_ms=%llu ", (unsigned long long)d->set_map_ms);
+	if (o->stall_reset && pthread_create(&reset_tid, NULL, timed_reset, d))
+		die("pthread_create");
 	pthread_join(end_tid, NULL);
+	if (o->stall_reset)
+		pthread_join(reset_tid, NULL);
 }
 
 /* Enable the CVQ while the device is suspended, then resume it. */
@@ -745,6 +826,10 @@ int main(int argc, char **argv)
 			o.race_s = strtoul(argv[++a], NULL, 0);
 		else if (a + 1 < argc && !strcmp(opt, "--stall-ms"))
 			o.stall_ms = strtoul(argv[++a], NULL, 0);
+		else if (!strcmp(opt, "--stall-reset"))
+			o.stall_reset = true;
+		else if (!strcmp(opt, "--used-event-unmapped"))
+			o.used_event_unmapped = true;
 		else if (a + 1 < argc && !strcmp(opt, "--extra-maps"))
 			o.extra_maps = strtoul(argv[++a], NULL, 0);
 		else if (a + 1 < argc && !strcmp(opt, "--features")) {
@@ -754,13 +839,14 @@ int main(int argc, char **argv)
 			break;
 	}
 	/* --switch-asid needs one descriptor pair more. */
-	if (a + 1 != argc || !o.cmds || o.cmds >= VSBDRV_NUM / 2) {
+	if (a + 1 != argc || !o.cmds || o.cmds >= VSBDRV_NUM / 2 ||
+	    (o.stall_reset && !o.stall_ms)) {
 		fprintf(stderr,
 			"Usage: vsbdrv [--config-call] [--used-ro] [--bad-head] [--switch-asid]\n"
 			"  [--cmds N] [--idle-ms MS] [--wait-ms MS] [--extra-maps N]\n"
-			"  [--features HEX] [--stall-ms MS] [--race-s S] [--sizes]\n"
-			"  [--late-enable] [--persist-maps MB]\n"
-			"  /dev/vhost-vdpa-N\n");
+			"  [--features HEX] [--stall-ms MS [--stall-reset]] [--race-s S]\n"
+			"  [--sizes] [--late-enable] [--persist-maps MB]\n"
+			"  [--used-event-unmapped] /dev/vhost-vdpa-N\n");
 		return 2;
 	}
 	o.path = argv[a];
@@ -777,6 +863,13 @@ int main(int argc, char **argv)
 	if (o.stall_ms)
 		stall(&d, &o);
 	wait_used(&d, &o, o.cmds, &ans);
+	if (o.stall_ms)
+		printf("stall get_status_ms=%llu set_map_ms=%llu ",
+		       (unsigned long long)d.get_status_ms,
+		       (unsigned long long)d.set_map_ms);
+	if (o.stall_reset)
+		printf("reset_ms=%llu reset_used=%u ",
+		       (unsigned long long)d.reset_ms, d.reset_used);
 	printf("used=%u needs_reset=%d config_irq=%d acks=", ans.used,
 	       ans.needs_reset, ans.config_irq);
 	for (i = 0; i < o.cmds; i++)
