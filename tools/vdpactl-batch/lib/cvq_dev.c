@@ -107,7 +107,7 @@ static int read_max_vqp(struct cvq_dev *d)
 	int err;
 
 	d->max_vqp = 1;
-	if (!(d->driver_features & BIT_ULL(VIRTIO_NET_F_MQ)))
+	if (!net_has_pairs(d->driver_features))
 		return 0;
 	err = vhost_vdpa_get_config(&d->vhost,
 				    offsetof(struct virtio_net_config,

@@ -108,9 +108,15 @@ uint64_t net_features_drop_unmet(uint64_t features)
 	return features;
 }
 
+bool net_has_pairs(uint64_t negotiated)
+{
+	return negotiated &
+	       (BIT_ULL(VIRTIO_NET_F_MQ) | BIT_ULL(VIRTIO_NET_F_RSS));
+}
+
 unsigned int net_cvq_index(uint64_t negotiated, uint16_t max_vqp)
 {
-	if (!(negotiated & BIT_ULL(VIRTIO_NET_F_MQ)) || !max_vqp)
+	if (!net_has_pairs(negotiated) || !max_vqp)
 		max_vqp = 1;
 	return 2u * max_vqp;
 }

@@ -6,6 +6,7 @@
 #ifndef VDPACTL_NET_FEATURES_H
 #define VDPACTL_NET_FEATURES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* NULL for a bit without a name. */
@@ -18,7 +19,12 @@ const char *backend_feature_name(unsigned int bit);
  */
 uint64_t net_features_drop_unmet(uint64_t features);
 
-/* Control queue index: 2N with N = max_vqp under MQ, else 1 pair. */
+/*
+ * Whether @negotiated has max_virtqueue_pairs queue pairs: with MQ or RSS
+ * ("Device configuration layout"), as virtio_net and QEMU count them.
+ */
+bool net_has_pairs(uint64_t negotiated);
+/* Control queue index: 2N with N = max_vqp under MQ or RSS, else 1 pair. */
 unsigned int net_cvq_index(uint64_t negotiated, uint16_t max_vqp);
 
 #endif

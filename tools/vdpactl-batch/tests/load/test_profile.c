@@ -419,6 +419,10 @@ static void control_queue_index(void **state)
 	assert_int_equal(net_cvq_index(STOCK_FEATURES, 4), 2);
 	assert_int_equal(net_cvq_index(FULL_FEATURES, 4), 8);
 	assert_int_equal(net_cvq_index(FULL_FEATURES, 0), 2);
+	/* RSS without MQ: every pair all the same */
+	assert_int_equal(net_cvq_index(BIT_ULL(VIRTIO_NET_F_RSS), 4), 8);
+	assert_int_equal(net_cvq_index(BIT_ULL(VIRTIO_NET_F_HASH_REPORT), 4),
+			 2);
 	assert_string_equal(net_feature_name(VIRTIO_NET_F_CTRL_VQ), "CTRL_VQ");
 	assert_string_equal(net_feature_name(VIRTIO_F_VERSION_1), "VERSION_1");
 	assert_null(net_feature_name(50));
