@@ -4,7 +4,7 @@
  * raw socket, for the VM tests of the device's receive filter.
  *
  *   rawsend IFACE DST_MAC [--vlan VID] [--count N] [--src MAC]
- *           [--udp SRC_IP,DST_IP,SPORT,DPORT]
+ *           [--udp SRC_IP,DST_IP,SPORT,DPORT] [--fifo]
  *
  * Each frame is DST_MAC, the source (the interface's own address unless
  * --src), with --vlan an 802.1Q tag (priority 0), the local experimental
@@ -12,6 +12,9 @@
  * an IPv4 or IPv6 (by the addresses' form) UDP datagram between those
  * addresses and ports instead, for the tests of RSS steering. The socket
  * has protocol 0, so it never receives: nothing it sends comes back to it.
+ * With --fifo it sends at SCHED_FIFO priority 1, so that no task of normal
+ * priority on its CPU (the device's worker, pinned beside it) runs before
+ * the last frame is queued: the device then finds them all at once.
  * Exit status: 0 if all N frames were sent whole, 1 on the first failure
  * (one line on stderr naming the operation and the errno), 2 on a usage
  * error.
@@ -26,6 +29,7 @@
 #include <linux/if_packet.h>
 #include <net/if.h>
 #include <net/if_arp.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -53,12 +57,13 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: %s IFACE DST_MAC [--vlan VID] [--count N] [--src MAC]\n"
-		"          [--udp SRC_IP,DST_IP,SPORT,DPORT]\n"
+		"          [--udp SRC_IP,DST_IP,SPORT,DPORT] [--fifo]\n"
 		"Send N (default 1) Ethernet frames of ethertype 0x%04x to DST_MAC\n"
 		"out of IFACE through an AF_PACKET raw socket; with --vlan VID\n"
 		"(0-%d) they carry an 802.1Q tag; with --udp a UDP datagram over\n"
 		"IPv4 or IPv6 instead. The source is IFACE's address unless\n"
-		"--src MAC. Exit status 0 if every frame was sent.\n",
+		"--src MAC. With --fifo they are sent at SCHED_FIFO priority 1.\n"
+		"Exit status 0 if every frame was sent.\n",
 		prog, RAWSEND_ETHERTYPE, RAWSEND_VLAN_MAX);
 }
 
@@ -253,6 +258,7 @@ int main(int argc, char **argv)
 		{ "count", required_argument, NULL, 'c' },
 		{ "src", required_argument, NULL, 's' },
 		{ "udp", required_argument, NULL, 'u' },
+		{ "fifo", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -261,7 +267,7 @@ int main(int argc, char **argv)
 	struct udp_flow udp = { 0 };
 	struct sockaddr_ll sll;
 	const char *ifname;
-	bool have_src = false;
+	bool have_src = false, fifo = false;
 	long vlan = -1, count = 1, i;
 	unsigned int ifindex;
 	struct ifreq ifr;
@@ -269,7 +275,7 @@ int main(int argc, char **argv)
 	size_t len;
 	int fd, c;
 
-	while ((c = getopt_long(argc, argv, "v:c:s:u:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "v:c:s:u:fh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'v':
 			vlan = parse_num("--vlan", optarg, 0, RAWSEND_VLAN_MAX);
@@ -285,6 +291,9 @@ int main(int argc, char **argv)
 			break;
 		case 'u':
 			parse_udp(optarg, &udp);
+			break;
+		case 'f':
+			fifo = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -327,6 +336,12 @@ int main(int argc, char **argv)
 	sll.sll_halen = ETH_ALEN;
 	memcpy(sll.sll_addr, dst, ETH_ALEN);
 
+	if (fifo) {
+		struct sched_param sp = { .sched_priority = 1 };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp))
+			die_errno(errno, "sched_setscheduler SCHED_FIFO");
+	}
 	for (i = 0; i < count; i++) {
 		len = build_frame(frame, dst, src, vlan, i, &udp);
 		sent = sendto(fd, frame, len, 0, (struct sockaddr *)&sll,

@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# A loopback flood through the kernel's virtio_net over virtio_vdpa, where
+# the device reaches the rings through guest physical memory
+# (vsb_phys_copy()): a split ring and a packed one, both with EVENT_IDX,
+# 2 queue pairs, rawsend on both CPUs (so on both pairs, by XPS) for
+# FLOOD_S seconds each. The indices and event fields the driver and the
+# device write while the other reads (avail idx, used idx, used_event,
+# avail_event, packed off_wrap) must each move as one access: a torn one
+# shows as a frame lost or stuck behind a lost notification, a stale
+# chain served (virtio_ring's "id N is not a head"), a transmit timeout
+# warning, or NEEDS_RESET. Asserted per ring: every frame sent comes back
+# to the stack, the device counts each one out and in and refuses none,
+# NEEDS_RESET never set, nothing of that in the kernel log.
+#
+# A torn access is rare, so this passing says little; failing says a lot.
+# The rings have the device's maximum size, 4096 entries: virtio_vdpa
+# sizes them by get_vq_size() (get_vq_num_max()), "vdpa dev add" has no
+# attribute for it, and virtio_net resizes a ring ("ethtool -G") only
+# with VIRTIO_F_RING_RESET and a transport that can reset one queue,
+# which virtio_vdpa cannot.
+. tests/lib/tap.sh
+. tests/vm/lib/testbed.sh
+
+MAC=02:42:00:00:00:83
+FLOOD_S=12
+CHUNK=500
+WORK=/tmp/83
+# The device's defaults (tests/vm/29-batch-rss.t: MQ and EVENT_IDX among
+# them); RING_PACKED (34) for the packed ring.
+DEFAULTS=0x328df002e
+PACKED=$((1 << 34))
+NEEDS_RESET=64
+BAD_LOG='needs reset|not a head|out of range|WARNING|BUG|timed out|[Ff]ail'
+
+centis() {
+	tr -d . </proc/uptime | cut -d' ' -f1
+}
+
+# counters: "tx rx refused" of the device's 2 pairs together (refused:
+# rx drops, overruns and errors).
+counters() {
+	for _q in 0 1 2 3; do
+		vdpa -j dev vstats show "$DEV" qidx $_q | jq -r ".vstats.$DEV |
+			[.\"tx packets\" // 0, .\"rx packets\" // 0,
+			 (.\"rx drops\" // 0) + (.\"rx overruns\" // 0) +
+			 (.\"rx errors\" // 0)] | join(\" \")"
+	done | awk '{ tx += $1; rx += $2; bad += $3 } END { print tx, rx, bad }'
+}
+
+stack_rx() {
+	cat "/sys/class/net/$X/statistics/rx_packets"
+}
+
+stack_rx_reached() {
+	[ "$(stack_rx)" -ge "$1" ]
+}
+
+# flood CPU END: CHUNK frames at a time from CPU until END (centis);
+# prints the frames sent, then the first failure, if any.
+flood() {
+	_sent=0
+	while [ "$(centis)" -lt "$2" ]; do
+		if ! _out=$(taskset -c "$1" rawsend "$X" $MAC --count $CHUNK 2>&1); then
+			echo "$_sent rawsend on CPU $1: $_out"
+			return
+		fi
+		_sent=$((_sent + CHUNK))
+	done
+	echo "$_sent"
+}
+
+# on_ring NAME DEV FEATURES: the flood on a new device; 7 tests.
+on_ring() {
+	DEV=$2
+	_features=$(printf '0x%x' "$3")
+	_log0=$(dmesg | wc -l)
+	tap_ok "$1: add $DEV with features $_features, max_vqp 2, bound to virtio_vdpa" \
+		tb_dev_add "$DEV" vdpasim_batch virtio_vdpa mac $MAC max_vqp 2 \
+		device_features "$_features"
+	tap_ok "$1: virtio_net creates a network interface" \
+		tb_wait 10 tb_netdev "$DEV"
+	X=$(tb_netdev "$DEV")
+	_vdev=$(basename "$(readlink -f "/sys/class/net/$X/device")")
+	ip link set "$X" up
+	_c0=$(counters)
+	_rx0=$(stack_rx)
+	_end=$(($(centis) + 100 * FLOOD_S))
+	flood 0 $_end >$WORK/cpu0 &
+	flood 1 $_end >$WORK/cpu1 &
+	wait
+	_sent=0
+	for _f in $WORK/cpu0 $WORK/cpu1; do
+		read -r _n _err <"$_f"
+		_sent=$((_sent + _n))
+		[ -z "$_err" ] || tap_diag "$_err"
+	done
+	tb_wait 30 stack_rx_reached $((_rx0 + _sent))
+	tap_is "$(($(stack_rx) - _rx0))" "$_sent" \
+		"$1: all $_sent frames of $FLOOD_S s on both CPUs came back to the stack"
+	_c1=$(counters)
+	tap_is "$(echo "$_c0 $_c1" | awk '{ print $4 - $1, $5 - $2, $6 - $3 }')" \
+		"$_sent $_sent 0" "$1: the device sent and received each one, refused none"
+	_status=$(cat "/sys/bus/virtio/devices/$_vdev/status")
+	tap_is "$((_status & NEEDS_RESET))" 0 "$1: NEEDS_RESET never set (status $_status)"
+	tap_ok "$1: $DEV goes away" tb_dev_del "$DEV"
+	_bad=$(dmesg | tail -n +$((_log0 + 1)) | grep -E "$BAD_LOG")
+	tap_is "$_bad" "" "$1: no ring error, reset or warning in the kernel log"
+}
+
+tap_plan 14
+mkdir -p $WORK
+# Nothing of the stack's own on the queues: no IPv6, no address.
+echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
+tb_load_batch
+on_ring split f0 $((DEFAULTS))
+on_ring packed f1 $((DEFAULTS | PACKED))
+tap_done
