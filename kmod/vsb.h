@@ -283,7 +283,7 @@ struct vsb_dev {
 	struct work_struct work;
 	/* runs the work when the earliest coalesced notification is due */
 	struct hrtimer coal_timer;
-	/* set once in vsb_free(): nothing may queue the work or arm the timer */
+	/* set in vsb_free(): nothing may queue the work or arm the timer */
 	bool dying;
 	/* on the netlink family's device list, in the order of genl_id */
 	struct list_head node;

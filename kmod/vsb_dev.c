@@ -517,7 +517,7 @@ static void vsb_set_status(struct vdpa_device *vdpa, u8 status)
 	if ((status & ~old & VIRTIO_CONFIG_S_DRIVER_OK) &&
 	    !(status & VIRTIO_CONFIG_S_FEATURES_OK)) {
 		dev_warn_ratelimited(&vdpa->dev,
-				     "DRIVER_OK without FEATURES_OK; device needs reset\n");
+				     "DRIVER_OK without FEATURES_OK\n");
 		status |= VIRTIO_CONFIG_S_NEEDS_RESET;
 	}
 	vsb->status = status;
@@ -661,9 +661,9 @@ static int vsb_set_map(struct vdpa_device *vdpa, unsigned int asid,
 		return -EINVAL;
 	table = vsb_map_table_build(iotlb);
 	if (PTR_ERR_OR_ZERO(table) == -ENOMEM) {
-		dev_warn_ratelimited(&vdpa->dev,
-				     "address space %u: no memory for %u maps; the old maps stay\n",
-				     asid, iotlb->nmaps);
+		dev_warn_ratelimited(
+			&vdpa->dev, "address space %u: no memory for %u maps\n",
+			asid, iotlb->nmaps);
 		return -ENOMEM;
 	}
 	if (IS_ERR(table)) {
@@ -731,6 +731,7 @@ static void vsb_free(struct vdpa_device *vdpa)
 	 * begun before the barrier armed.
 	 */
 	WRITE_ONCE(vsb->dying, true);
+	/* dying before any later callback's or run's check of it */
 	smp_mb();
 	hrtimer_cancel(&vsb->coal_timer);
 	cancel_work_sync(&vsb->work);

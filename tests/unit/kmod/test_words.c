@@ -39,7 +39,8 @@ static bool field_whole(const struct piece *p, unsigned int n, u64 field,
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		if (p[i].addr <= field && field + size <= p[i].addr + p[i].width)
+		if (p[i].addr <= field &&
+		    field + size <= p[i].addr + p[i].width)
 			return true;
 	return false;
 }
@@ -57,7 +58,8 @@ static void pieces_aligned_and_exact(void **state)
 			u64 next = addr;
 
 			for (i = 0; i < n; i++) {
-				assert_true(p[i].width == 1 || p[i].width == 2 ||
+				assert_true(p[i].width == 1 ||
+					    p[i].width == 2 ||
 					    p[i].width == 4 || p[i].width == 8);
 				assert_int_equal(p[i].addr % p[i].width, 0);
 				assert_int_equal(p[i].addr, next);
@@ -81,15 +83,17 @@ static void aligned_fields_whole(void **state)
 		for (len = 1; len <= MAX_LEN; len++) {
 			n = plan(addr, len, p);
 			for (s = 0; s < 3; s++)
-				for (field = addr; field + sizes[s] <= addr + len;
-				     field++)
+				for (field = addr;
+				     field + sizes[s] <= addr + len; field++)
 					if (!(field % sizes[s]) &&
 					    !field_whole(p, n, field, sizes[s]))
-						fail_msg("[%#llx, +%u): field %#llx/%u torn",
-							 (unsigned long long)addr,
-							 len,
-							 (unsigned long long)field,
-							 sizes[s]);
+						fail_msg(
+							"[%#llx, +%u): field %#llx/%u torn",
+							(unsigned long long)addr,
+							len,
+							(unsigned long long)
+								field,
+							sizes[s]);
 		}
 	}
 }
