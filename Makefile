@@ -179,7 +179,7 @@ $(INSN_PLUGIN): tools/insn-count/insn_count.c
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared \
 		-fvisibility=hidden -o $@ $<
 
-$(BUILD)/testtools/%: tests/tools/%.c
+$(BUILD)/testtools/%: tests/tools/%.c $(wildcard tests/tools/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(TESTTOOL_CFLAGS) -o $@ $<
 

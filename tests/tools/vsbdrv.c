@@ -109,6 +109,9 @@
 
 #include "../../tools/vdpactl-batch/lib/compat.h"
 
+#define VHOST_RAW_PROG "vsbdrv"
+#include "vhost_raw.h"
+
 #define VSBDRV_NUM 64
 #define VSBDRV_PAGE 4096
 #define VSBDRV_CVQ 2
@@ -166,39 +169,15 @@ struct drv {
 	int size_before;
 };
 
-static void __attribute__((format(printf, 1, 2))) die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "vsbdrv: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, ": %s\n", strerror(errno));
-	exit(2);
-}
-
 static void xioctl(struct drv *d, unsigned long req, void *arg,
 		   const char *name)
 {
-	if (ioctl(d->fd, req, arg))
-		die("%s", name);
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	vhost_raw_ioctl(d->fd, req, arg, name);
 }
 
 static uint8_t get_status(struct drv *d)
 {
-	uint8_t status;
-
-	xioctl(d, VHOST_VDPA_GET_STATUS, &status, "VHOST_VDPA_GET_STATUS");
-	return status;
+	return vhost_raw_get_status(d->fd);
 }
 
 static void add_status(struct drv *d, uint8_t bits)
@@ -215,19 +194,7 @@ static void add_status(struct drv *d, uint8_t bits)
 static void iotlb_msg(struct drv *d, uint32_t asid, uint8_t type, uint64_t iova,
 		      uint64_t size, uint64_t uaddr, uint8_t perm)
 {
-	struct vhost_msg_v2 msg = {
-		.type = VHOST_IOTLB_MSG_V2,
-		.asid = asid,
-		.iotlb = { .iova = iova,
-			   .size = size,
-			   .uaddr = uaddr,
-			   .perm = perm,
-			   .type = type },
-	};
-
-	if (write(d->fd, &msg, sizeof(msg)) != sizeof(msg))
-		die("IOTLB message type %u at 0x%llx", type,
-		    (unsigned long long)iova);
+	vhost_raw_iotlb(d->fd, asid, type, iova, size, uaddr, perm);
 }
 
 static const uint8_t page_perm[PG_MAPPED] = {

@@ -105,6 +105,9 @@
 
 #include "../../tools/vdpactl-batch/lib/compat.h"
 
+#define VHOST_RAW_PROG "vsbfeat"
+#include "vhost_raw.h"
+
 #define BIT(n) (1ULL << (n))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -265,28 +268,6 @@ enum {
 #define RSS_KEY_LEN 40
 #define COAL_VQ_PACKETS 8
 #define COAL_VQ_USECS 20
-
-static void __attribute__((format(printf, 1, 2), noreturn))
-die(const char *fmt, ...)
-{
-	int err = errno;
-	va_list ap;
-
-	fprintf(stderr, "vsbfeat: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, ": %s\n", strerror(err));
-	exit(2);
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static int feature_bit(const char *name, size_t len)
 {
@@ -613,16 +594,12 @@ struct drv {
 static void xioctl(struct drv *d, unsigned long req, void *arg,
 		   const char *name)
 {
-	if (ioctl(d->fd, req, arg))
-		die("%s", name);
+	vhost_raw_ioctl(d->fd, req, arg, name);
 }
 
 static uint8_t get_status(struct drv *d)
 {
-	uint8_t status;
-
-	xioctl(d, VHOST_VDPA_GET_STATUS, &status, "VHOST_VDPA_GET_STATUS");
-	return status;
+	return vhost_raw_get_status(d->fd);
 }
 
 static void set_status(struct drv *d, uint8_t status)
@@ -646,18 +623,7 @@ static void get_config(struct drv *d, uint32_t off, void *buf, uint32_t len)
 static void iotlb_msg(struct drv *d, uint32_t asid, uint8_t type, uint64_t iova,
 		      uint64_t size, uint64_t uaddr, uint8_t perm)
 {
-	struct vhost_msg_v2 msg = {
-		.type = VHOST_IOTLB_MSG_V2,
-		.asid = asid,
-		.iotlb = { .iova = iova,
-			   .size = size,
-			   .uaddr = uaddr,
-			   .perm = perm,
-			   .type = type },
-	};
-
-	if (write(d->fd, &msg, sizeof(msg)) != sizeof(msg))
-		die("IOTLB message type %u in address space %u", type, asid);
+	vhost_raw_iotlb(d->fd, asid, type, iova, size, uaddr, perm);
 }
 
 static uint8_t *page_at(const struct drv *d, enum region r, size_t page)
