@@ -448,8 +448,17 @@ static bool vsb_process_data(struct vsb_dev *vsb, bool *served)
 
 		dr->rxq[i].stats = &dr->stats[i];
 		dr->rxq[i].chain = &rx->chain;
-		if (rx->ready)
-			dr->rxq[i].ring = &rx->ring;
+		if (!rx->ready)
+			continue;
+		dr->rxq[i].ring = &rx->ring;
+		/*
+		 * A frame finds a receive buffer or is dropped, so a refill
+		 * never needs the device's attention: ask for no kicks, with
+		 * or without EVENT_IDX alike, and "rx kicks" counts the ones
+		 * a driver sends anyway. Written once per ring set-up.
+		 */
+		if (vsb_ring_disable_kicks(&rx->ring))
+			dr->bad = rx;
 	}
 	for (i = 0; i < dr->pairs && !dr->bad && vsb_running(vsb); i++)
 		more |= vsb_process_pair(vsb, dr, i, served);
