@@ -661,9 +661,9 @@ static int vsb_set_map(struct vdpa_device *vdpa, unsigned int asid,
 		return -EINVAL;
 	table = vsb_map_table_build(iotlb);
 	if (PTR_ERR_OR_ZERO(table) == -ENOMEM) {
-		dev_warn_ratelimited(
-			&vdpa->dev, "address space %u: no memory for %u maps\n",
-			asid, iotlb->nmaps);
+		dev_warn_ratelimited(&vdpa->dev,
+				     "address space %u: %u maps: no memory\n",
+				     asid, iotlb->nmaps);
 		return -ENOMEM;
 	}
 	if (IS_ERR(table)) {
