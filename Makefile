@@ -7,9 +7,10 @@ BUILD := $(CURDIR)/build
 # KERNEL: the kernel the VM boots. "testbed" is Debian's 6.12 that setup
 # installs headers for (build/testbed.env); "newest" the newest kernel in
 # Debian's archive, a second test bed that "make newest-setup" makes
-# (build/newest.env; Documentation/testbed.rst). Each has its own image
-# and logs; the other's module goes into the image too, for the vermagic
-# test.
+# (build/newest.env; Documentation/testbed.rst); "debug" the test bed's
+# version built with lockdep, KASAN and UBSAN, an opt-in third that "make
+# debug-setup" makes (build/debug.env). Each has its own image and logs;
+# the other's module goes into the image too, for the vermagic test.
 KERNEL ?= testbed
 ifeq ($(KERNEL),testbed)
 -include build/testbed.env
@@ -19,8 +20,12 @@ else ifeq ($(KERNEL),newest)
 -include build/newest.env
 VM_DIR := $(BUILD)/vm/newest
 OTHER_ENV := $(BUILD)/testbed.env
+else ifeq ($(KERNEL),debug)
+-include build/debug.env
+VM_DIR := $(BUILD)/vm/debug
+OTHER_ENV := $(BUILD)/testbed.env
 else
-$(error KERNEL=$(KERNEL): testbed or newest)
+$(error KERNEL=$(KERNEL): testbed, newest or debug)
 endif
 export VB_KERNEL := $(KERNEL)
 OTHER_KVER := $(shell sed -n 's/^TESTBED_KVER=//p' $(OTHER_ENV) 2>/dev/null)
@@ -110,6 +115,7 @@ help:
 	@echo '  check          setup, lint, host unit tests, then the VM tests (CI runs this),'
 	@echo '                 then a part of them on the newest Debian kernel (all: KERNEL=newest)'
 	@echo '  newest-setup   the newest Debian kernel as a second test bed (KERNEL=newest)'
+	@echo '  debug-setup    build the test bed'"'"'s kernel with lockdep, KASAN, UBSAN (KERNEL=debug, opt-in)'
 	@echo '  unit-tests     build the host unit tests of the tool and of the module code (ASan/UBSan)'
 	@echo '  run            the main job, in the VM'
 	@echo '  insn-count     build the TCG plugin that counts guest instructions (scripts/bench-insns.sh)'
@@ -126,7 +132,8 @@ help:
 	@echo '  clean          remove build outputs (keeps the download cache)'
 	@echo '  distclean      remove build/ entirely'
 	@echo 'Variables: KDIR=<kernel build dir>  KVER=<Debian kernel release>  V=1'
-	@echo '  KERNEL=testbed|newest  the kernel the VM boots (check, run, testbed-image)'
+	@echo '  KERNEL=testbed|newest|debug  the kernel the VM boots (check, run, testbed-image);'
+	@echo '                 make check KERNEL=debug runs the locking and memory tests on the debug kernel'
 	@echo '  module: $(if $(KDIR),$(KDIR),(no kernel headers found: make setup or KDIR=))'
 	@echo '  test bed: $(if $(TESTBED_KVER),$(TESTBED_KVER),(not set up: make setup))'
 
@@ -212,6 +219,9 @@ check: setup
 	$(Q)$(MAKE) newest-setup
 	$(Q)$(MAKE) check-tests
 	$(Q)$(MAKE) check-newest NEWEST_TESTS="$(NEWEST_VM_TESTS)"
+else ifeq ($(KERNEL),debug)
+check: setup debug-setup
+	$(Q)$(MAKE) check-debug
 else
 check: setup newest-setup
 	$(Q)$(MAKE) KERNEL=testbed check-newest NEWEST_TESTS="$(VM_TESTS)"

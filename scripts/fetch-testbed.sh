@@ -10,6 +10,11 @@
 #   build/cache/KVER/src/             drivers/vdpa/vdpa_sim, vringh.c and the
 #                                     checkpatch/clang-format inputs
 # Run by setup.sh after it recorded the kernel in build/testbed.env.
+#
+# The debug kernel (VB_KERNEL=debug) is built here, not downloaded:
+# debug-kernel.sh records its image (TESTBED_IMAGE) and installed modules
+# (TESTBED_MODROOT) in build/debug.env, and only vmlinuz and the guest
+# modules are taken from there; its source is the whole unpacked tree.
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
@@ -34,7 +39,12 @@ KVER=$TESTBED_KVER
 MAJMIN=$(echo "$KVER" | cut -d. -f1-2)
 # The packages holding vmlinuz and the modules: compat.sh records them for
 # the newest kernel; setup.sh's test bed has the one-package layout.
-read -r -a IMAGE_PKGS <<<"${TESTBED_IMAGE_DEBS:-linux-image-$KVER-unsigned}"
+# The debug kernel has none.
+if [ -n "${TESTBED_MODROOT:-}" ]; then
+	IMAGE_PKGS=()
+else
+	read -r -a IMAGE_PKGS <<<"${TESTBED_IMAGE_DEBS:-linux-image-$KVER-unsigned}"
+fi
 SOURCE_PKG=linux-source-$MAJMIN
 
 # deb_path PACKAGE: the downloaded .deb of PACKAGE at TESTBED_DEBVER.
@@ -88,9 +98,22 @@ load_order() {
 
 extract_image() {
 	local out=$VB_CACHE tmp deb path name pkg base moddir vmlinuz
-	[ -s "$out/modules/load-order" ] && [ -s "$out/vmlinuz" ] && return
+	if [ -s "$out/modules/load-order" ] && [ -s "$out/vmlinuz" ]; then
+		# A rebuilt debug kernel replaces what was taken from the last
+		# (modules_install rewrites modules.dep after every build).
+		[ -z "${TESTBED_MODROOT:-}" ] && return
+		[ "$out/vmlinuz" -nt "$TESTBED_IMAGE" ] &&
+			[ "$out/vmlinuz" -nt "$TESTBED_MODROOT/lib/modules/$KVER/modules.dep" ] &&
+			return
+	fi
 	tmp=$(mktemp -d "$VB_BUILD/cache/image.XXXXXX")
 	trap 'rm -rf "$tmp"' RETURN
+	if [ -n "${TESTBED_MODROOT:-}" ]; then
+		say "taking vmlinuz and guest modules from the debug kernel build"
+		mkdir -p "$tmp/boot"
+		cp "$TESTBED_IMAGE" "$tmp/boot/vmlinuz-$KVER"
+		cp -a "$TESTBED_MODROOT/lib" "$tmp/"
+	fi
 	for pkg in "${IMAGE_PKGS[@]}"; do
 		deb=$(deb_path "$pkg" amd64)
 		say "extracting vmlinuz and guest modules from $(basename "$deb")"
@@ -146,6 +169,8 @@ extract_source() {
 for pkg in "${IMAGE_PKGS[@]}"; do
 	download "$pkg" amd64
 done
-download "$SOURCE_PKG" all
 extract_image
-extract_source
+if [ -z "${TESTBED_KSRC:-}" ]; then
+	download "$SOURCE_PKG" all
+	extract_source
+fi

@@ -46,11 +46,13 @@ Options:
   --name NAME      name of the logs (default: the test's name or "command";
                    a name in use by another run gets the process id added)
   --log-dir DIR    where NAME.log (console) and NAME.out (command output) go
-                   (default build/vm, build/vm/newest with VB_KERNEL=newest)
+                   (default build/vm, build/vm/newest with VB_KERNEL=newest,
+                   build/vm/debug with VB_KERNEL=debug)
   -h, --help       this text
 
 Environment: VB_KERNEL=newest (boot the newest Debian kernel instead of the
-test bed's, see "make newest-setup"), VM_KVM=1, VM_SMP, VM_MEM, VM_TIMEOUT, VM_APPEND (extra kernel
+test bed's, see "make newest-setup"), VB_KERNEL=debug (the test bed's version
+with lockdep, KASAN and UBSAN, see "make debug-setup"), VM_KVM=1, VM_SMP, VM_MEM, VM_TIMEOUT, VM_APPEND (extra kernel
 arguments), VM_SLUB_DEBUG=1 (as --slub-debug), VM_NO_BUILD=1 (do not
 rebuild the image first), V=1.
 EOT
@@ -171,6 +173,14 @@ append+=" tsc=nowatchdog"
 # (seen: an int3 oops in ttwu_do_activate as 61 enabled its event). Trace
 # lines then show "<...>" for the command; nothing here reads it.
 append+=" trace_options=norecord-cmd"
+# The debug kernel's KASAN checks an interrupt that lands while the boot CPU's
+# feature bits are cleared for re-detection (identify_cpu) against the 4-level
+# layout although -cpu max booted it with 5-level paging: "BUG: KASAN:
+# wild-memory-access in rcu_is_watching" in one boot of two. 4-level paging
+# only, then.
+if [ "$VB_KERNEL" = debug ]; then
+	append+=" no5lvl"
+fi
 if [ "$slub_debug" = 1 ]; then
 	append+=" slub_debug=FZPU init_on_free=1"
 fi

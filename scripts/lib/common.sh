@@ -9,9 +9,11 @@
 VB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VB_BUILD=${VB_BUILD:-$VB_ROOT/build}
 # VB_KERNEL picks the kernel the VM boots and the scripts build for:
-# "testbed" (build/testbed.env, written by setup.sh) or "newest", the newest
+# "testbed" (build/testbed.env, written by setup.sh), "newest", the newest
 # kernel in Debian's archive (build/newest.env, written by
-# "compat.sh --testbed"). Each has its own image and logs (VB_VM_DIR).
+# "compat.sh --testbed"), or "debug", the test bed's kernel version built
+# with lockdep, KASAN and UBSAN (build/debug.env, written by
+# debug-kernel.sh). Each has its own image and logs (VB_VM_DIR).
 VB_KERNEL=${VB_KERNEL:-testbed}
 # shellcheck disable=SC2034 # VB_VM_DIR is for the scripts that source this
 case "$VB_KERNEL" in
@@ -23,15 +25,20 @@ newest)
 	VB_TESTBED_ENV=$VB_BUILD/newest.env
 	VB_VM_DIR=$VB_BUILD/vm/newest
 	;;
+debug)
+	VB_TESTBED_ENV=$VB_BUILD/debug.env
+	VB_VM_DIR=$VB_BUILD/vm/debug
+	;;
 *)
-	printf '%s: VB_KERNEL=%s: not "testbed" or "newest"\n' "$(basename "$0")" \
+	printf '%s: VB_KERNEL=%s: not "testbed", "newest" or "debug"\n' "$(basename "$0")" \
 		"$VB_KERNEL" >&2
 	exit 1
 	;;
 esac
 
 # other_kernel_release: the release of the other kernel's test bed (the
-# newest kernel's for the test bed's, and back), or nothing if it has none.
+# newest kernel's for the test bed's, the test bed's for the newest and the
+# debug kernel), or nothing if it has none.
 other_kernel_release() {
 	local env=$VB_BUILD/newest.env
 	[ "$VB_KERNEL" = testbed ] || env=$VB_BUILD/testbed.env
@@ -66,8 +73,10 @@ run() {
 # the environment wins only when setup was run for that kernel.
 load_testbed_env() {
 	if [ ! -r "$VB_TESTBED_ENV" ]; then
-		[ "$VB_KERNEL" = testbed ] ||
-			die "no test bed for the newest kernel yet: run scripts/compat.sh --testbed (or make newest-setup) first"
+		case "$VB_KERNEL" in
+		newest) die "no test bed for the newest kernel yet: run scripts/compat.sh --testbed (or make newest-setup) first" ;;
+		debug) die "no debug kernel yet: run scripts/debug-kernel.sh (or make debug-setup) first" ;;
+		esac
 		die "no test bed yet: run scripts/setup.sh (or make setup) first"
 	fi
 	# shellcheck source=/dev/null
@@ -78,6 +87,7 @@ load_testbed_env() {
 	# Used by the scripts that source this file.
 	# shellcheck disable=SC2034
 	VB_CACHE=$VB_BUILD/cache/$TESTBED_KVER
+	# The debug kernel's whole source tree is at hand (TESTBED_KSRC).
 	# shellcheck disable=SC2034
-	VB_KSRC=$VB_CACHE/src
+	VB_KSRC=${TESTBED_KSRC:-$VB_CACHE/src}
 }
