@@ -76,22 +76,6 @@ quiet() {
 	"$@" >>"$LOG" 2>&1
 }
 
-install_build_deps() {
-	local missing
-	# Anything dpkg does not report as installed is missing.
-	missing=$(printf '%s\n' "${BUILD_DEPS[@]}" |
-		grep -vxF -f <(dpkg-query -W -f='${db:Status-Status} ${Package}\n' \
-			"${BUILD_DEPS[@]}" 2>/dev/null | awk '$1 == "installed" { print $2 }') ||
-		true)
-	[ -z "$missing" ] && return
-	[ "$(id -u)" = 0 ] || die "missing packages: $missing (run as root to install them)"
-	say "installing $(echo "$missing" | tr '\n' ' ')"
-	export DEBIAN_FRONTEND=noninteractive
-	run apt-get update -qq >/dev/null
-	# shellcheck disable=SC2086 # one package name per word
-	run apt-get install -y -qq --no-install-recommends $missing >/dev/null
-}
-
 # Write the private sources list; read the indexes when it changed, when
 # they are a day old, or when asked to.
 refresh_archive() {
@@ -398,7 +382,7 @@ EOT
 }
 
 main() {
-	install_build_deps
+	install_missing "${BUILD_DEPS[@]}"
 	mkdir -p "$CACHE"
 	exec 9>"$CACHE/lock"
 	flock 9

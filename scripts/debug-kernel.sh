@@ -44,21 +44,6 @@ STAGING=$CACHE/staging
 FRAGMENT=$VB_ROOT/scripts/debug-kernel.config
 LOG=$CACHE/build.log
 
-install_build_deps() {
-	local missing
-	missing=$(printf '%s\n' "${BUILD_DEPS[@]}" |
-		grep -vxF -f <(dpkg-query -W -f='${db:Status-Status} ${Package}\n' \
-			"${BUILD_DEPS[@]}" 2>/dev/null | awk '$1 == "installed" { print $2 }') ||
-		true)
-	[ -z "$missing" ] && return
-	[ "$(id -u)" = 0 ] || die "missing packages: $missing (run as root to install them)"
-	say "installing $(echo "$missing" | tr '\n' ' ')"
-	export DEBIAN_FRONTEND=noninteractive
-	run apt-get update -qq >/dev/null
-	# shellcheck disable=SC2086 # one package name per word
-	run apt-get install -y -qq --no-install-recommends $missing >/dev/null
-}
-
 # quiet CMD...: CMD's output into $LOG, or on the terminal too with V=1.
 quiet() {
 	if [ "${V:-0}" = 1 ]; then
@@ -166,7 +151,7 @@ EOT
 	fi
 }
 
-install_build_deps
+install_missing "${BUILD_DEPS[@]}"
 mkdir -p "$CACHE"
 exec 9>"$CACHE/lock"
 flock 9

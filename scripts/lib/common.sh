@@ -91,3 +91,20 @@ load_testbed_env() {
 	# shellcheck disable=SC2034
 	VB_KSRC=${TESTBED_KSRC:-$VB_CACHE/src}
 }
+
+# install_missing PACKAGE...: apt-get install those of the packages that
+# dpkg does not report as installed; without root, name them and fail.
+install_missing() {
+	local missing
+	missing=$(printf '%s\n' "$@" |
+		grep -vxF -f <(dpkg-query -W -f='${db:Status-Status} ${Package}\n' \
+			"$@" 2>/dev/null | awk '$1 == "installed" { print $2 }') ||
+		true)
+	[ -z "$missing" ] && return
+	[ "$(id -u)" = 0 ] || die "missing packages: $missing (run as root to install them)"
+	say "installing $(echo "$missing" | tr '\n' ' ')"
+	export DEBIAN_FRONTEND=noninteractive
+	run apt-get update -qq >/dev/null
+	# shellcheck disable=SC2086 # one package name per word
+	run apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}
