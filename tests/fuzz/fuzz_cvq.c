@@ -84,6 +84,14 @@ static bool model_has(const struct cvq_fuzz *z, unsigned int bit)
 	return z->f.features & FEATURE(bit);
 }
 
+/* The spec's pairs: max_virtqueue_pairs with MQ or RSS, else one. */
+static u16 model_pairs(const struct cvq_fuzz *z)
+{
+	if (model_has(z, VIRTIO_NET_F_MQ) || model_has(z, VIRTIO_NET_F_RSS))
+		return z->f.ctrl.max_pairs;
+	return 1;
+}
+
 /* One MAC_TABLE_SET list at *off; false if it does not fit the data. */
 static bool model_mac_list(const u8 *data, u32 len, u32 *off, u32 room,
 			   struct vsb_mac_table *table)
@@ -142,13 +150,13 @@ static u8 model_rx(struct cvq_fuzz *z, u8 cmd, const u8 *data, u32 len)
 
 /*
  * STATS ("Device Statistics"): the ack, and for an OK the answer after
- * it. The device has one pair without MQ, the control queue after its
- * pairs, and offers the basic receive, basic transmit and control types,
- * each on its kind of queue; an answer that does not fit is an ERR.
+ * it. The device has one pair without MQ and RSS, the control queue after
+ * its pairs, and offers the basic receive, basic transmit and control
+ * types, each on its kind of queue; an answer that does not fit is an ERR.
  */
 static u8 model_stats(struct cvq_fuzz *z, u8 cmd, const u8 *data, u32 n)
 {
-	u16 cvq = 2 * (model_has(z, VIRTIO_NET_F_MQ) ? z->f.ctrl.max_pairs : 1);
+	u16 cvq = 2 * model_pairs(z);
 	u32 need = 0, i;
 
 	if (!model_has(z, VSB_NET_F_DEVICE_STATS))
@@ -197,7 +205,7 @@ static u8 model_stats(struct cvq_fuzz *z, u8 cmd, const u8 *data, u32 n)
  */
 static u8 model_coal(struct cvq_fuzz *z, u8 cmd, const u8 *data, u32 n)
 {
-	u16 vqs = 2 * (model_has(z, VIRTIO_NET_F_MQ) ? z->f.ctrl.max_pairs : 1);
+	u16 vqs = 2 * model_pairs(z);
 	u16 vq = n >= 2 ? data[0] | data[1] << 8 : 0;
 	struct vsb_net_ctrl *w = &z->want;
 	struct vsb_coal coal;
@@ -243,7 +251,7 @@ static u8 model_rss(struct cvq_fuzz *z, u8 cmd, const u8 *data, u32 n)
 		VIRTIO_NET_RSS_HASH_TYPE_UDPv4 | VIRTIO_NET_RSS_HASH_TYPE_IPv6 |
 		VIRTIO_NET_RSS_HASH_TYPE_TCPv6 | VIRTIO_NET_RSS_HASH_TYPE_UDPv6;
 	bool rss = cmd == VIRTIO_NET_CTRL_MQ_RSS_CONFIG;
-	u16 pairs = model_has(z, VIRTIO_NET_F_MQ) ? z->want.max_pairs : 1;
+	u16 pairs = model_pairs(z);
 	u32 table_len = 0, key_off = 13, key_len, i;
 	struct vsb_rss r;
 	u16 max_tx;
