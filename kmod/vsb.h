@@ -30,6 +30,8 @@
 #define VSB_MAX_VQP VSB_NET_MAX_PAIRS
 #define VSB_MAX_NVQS (2 * VSB_MAX_VQP + 1)
 #define VSB_QUEUE_SIZE_MAX 4096
+/* The smallest a device may offer: a pair of frames, a command and its ack. */
+#define VSB_QUEUE_SIZE_MIN 2
 #define VSB_MIN_MTU 68
 #define VSB_MAX_MTU 9000
 #define VSB_DEFAULT_MTU 1500
@@ -251,6 +253,8 @@ struct vsb_dev {
 	/* batch mode publishes a run's first command before the rest */
 	bool lead_notify;
 	u16 mtu;
+	/* The largest ring the device takes, a power of two. */
+	u16 queue_size;
 	u16 max_vqp;
 	u32 nvqs;
 
@@ -310,6 +314,7 @@ struct vsb_dev_params {
 	bool suppress_kicks;
 	bool kick_hint;
 	bool lead_notify;
+	u16 queue_size;
 	u16 max_vqp;
 };
 

@@ -177,7 +177,7 @@ static u32 vsb_vq_base(const struct vsb_dev *vsb, const struct vsb_vq *vq)
 static void vsb_vq_enable(struct vsb_dev *vsb, struct vsb_vq *vq)
 {
 	struct vsb_ring *ring = &vq->ring;
-	u16 num = vq->num <= VSB_QUEUE_SIZE_MAX ? vq->num : 0;
+	u16 num = vq->num <= vsb->queue_size ? vq->num : 0;
 
 	ring->mem.priv = vq;
 	ring->packed = vsb_packed(vsb);
@@ -296,7 +296,7 @@ static int vsb_get_vendor_vq_stats(struct vdpa_device *vdpa, u16 idx,
 static u16 vsb_get_vq_size(struct vdpa_device *vdpa, u16 idx)
 {
 	struct vsb_dev *vsb = vdpa_to_vsb(vdpa);
-	u16 size = VSB_QUEUE_SIZE_MAX;
+	u16 size = vsb->queue_size;
 
 	if (idx >= vsb->nvqs)
 		return 0;
@@ -395,7 +395,7 @@ static void vsb_set_config_cb(struct vdpa_device *vdpa,
 
 static u16 vsb_get_vq_num_max(struct vdpa_device *vdpa)
 {
-	return VSB_QUEUE_SIZE_MAX;
+	return vdpa_to_vsb(vdpa)->queue_size;
 }
 
 static u32 vsb_get_device_id(struct vdpa_device *vdpa)
@@ -811,6 +811,7 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 	vsb->suppress_kicks = params->suppress_kicks;
 	vsb->kick_hint_on = params->suppress_kicks && params->kick_hint;
 	vsb->lead_notify = params->lead_notify;
+	vsb->queue_size = params->queue_size;
 
 	for (i = 0; i < VSB_NAS; i++)
 		vsb->as[i].passthrough = true;

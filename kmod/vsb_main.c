@@ -11,6 +11,7 @@
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/etherdevice.h>
+#include <linux/log2.h>
 #include <linux/module.h>
 #include <uapi/linux/vdpa.h>
 #include <uapi/linux/virtio_config.h>
@@ -92,6 +93,35 @@ static const struct kernel_param_ops vsb_completion_ops = {
 
 module_param_cb(completion, &vsb_completion_ops, &vsb_completion_default, 0644);
 MODULE_PARM_DESC(completion, "CVQ completion of new devices: batch|immediate");
+
+/*
+ * What get_vq_num_max() says: virtio_vdpa sizes its rings by it, and
+ * "vdpa dev add" has no attribute for it. Stock vdpa_sim offers 256.
+ */
+static unsigned int vsb_queue_size = VSB_QUEUE_SIZE_MAX;
+
+static int vsb_queue_size_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int size;
+	int ret = kstrtouint(val, 0, &size);
+
+	if (ret)
+		return ret;
+	if (size < VSB_QUEUE_SIZE_MIN || size > VSB_QUEUE_SIZE_MAX ||
+	    !is_power_of_2(size))
+		return -EINVAL;
+	*(unsigned int *)kp->arg = size;
+	return 0;
+}
+
+static const struct kernel_param_ops vsb_queue_size_ops = {
+	.set = vsb_queue_size_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(queue_size, &vsb_queue_size_ops, &vsb_queue_size, 0644);
+MODULE_PARM_DESC(queue_size,
+		 "largest ring of new devices, a power of two (2-4096)");
 
 static unsigned int vsb_batch_limit;
 module_param_named(batch_limit, vsb_batch_limit, uint, 0644);
@@ -200,6 +230,7 @@ static int vsb_dev_add(struct vdpa_mgmt_dev *mdev, const char *name,
 	params.suppress_kicks = READ_ONCE(vsb_suppress_kicks);
 	params.kick_hint = READ_ONCE(vsb_kick_hint_param);
 	params.lead_notify = READ_ONCE(vsb_lead_notify);
+	params.queue_size = READ_ONCE(vsb_queue_size);
 	params.max_vqp = 1;
 	if (cfg->mask & BIT_ULL(VDPA_ATTR_DEV_NET_CFG_MAX_VQP))
 		params.max_vqp = cfg->net.max_vq_pairs;

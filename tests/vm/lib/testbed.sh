@@ -12,8 +12,11 @@ ip() {
 	/usr/bin/ip "$@"
 }
 
+# tb_insmod MODULE [PARAM=VALUE...]
 tb_insmod() {
-	insmod "$TB_MODDIR/$1.ko"
+	_tb_mod=$1
+	shift
+	insmod "$TB_MODDIR/$_tb_mod.ko" "$@"
 }
 
 tb_load_stock() {
@@ -25,8 +28,10 @@ tb_unload_stock() {
 	rmmod vdpa_sim_net && rmmod vdpa_sim && rmmod vringh
 }
 
+# tb_load_batch [PARAM=VALUE...]
+# shellcheck disable=SC2120 # the parameters are optional
 tb_load_batch() {
-	tb_insmod vdpa-batch/vdpa_sim_batch
+	tb_insmod vdpa-batch/vdpa_sim_batch "$@"
 }
 
 # tb_driver NAME: the vdpa bus driver NAME is bound to, or nothing.
