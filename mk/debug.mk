@@ -16,7 +16,7 @@ DEBUG_VM_TESTS = $(wildcard tests/vm/20-batch-module-load.t \
 	tests/vm/30-batch-loads.t tests/vm/60-stress-lifecycle.t \
 	tests/vm/61-bad-input-matrix.t tests/vm/62-stress-driver-ops.t \
 	tests/vm/63-config-cb-reset.t tests/vm/68-stalled-fault.t \
-	tests/vm/69-mmap-lock-race.t tests/vm/7[89]-*.t tests/vm/8[0-3]-*.t)
+	tests/vm/69-mmap-lock-race.t tests/vm/7[89]-*.t tests/vm/8[0-4]-*.t)
 
 debug-setup:
 	$(Q)scripts/debug-kernel.sh

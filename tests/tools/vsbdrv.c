@@ -59,6 +59,11 @@
  *                   made available and kicked, then the device suspended,
  *                   the CVQ enabled and the device resumed, with no kick
  *                   after that; the wait for the answer starts at resume
+ *   --failing-map   after DRIVER_OK, one IOTLB batch that maps a page more,
+ *                   with the fault injection this task is subject to
+ *                   switched on (/proc/self/make-it-fail) for it alone: a
+ *                   test arms failslab and fail_page_alloc so that the
+ *                   device's set_map cannot allocate; then the commands
  *   --persist-maps MB  only map: with IOTLB_PERSIST, IOVAs [0, MB MiB) to
  *                   a shared mapping at user address 0x10000000, then
  *                   close, leaving the device with maps and no mm (what
@@ -149,6 +154,7 @@ struct opts {
 	bool sizes;
 	unsigned long persist_mb;
 	bool late_enable;
+	bool failing_map;
 	const char *path;
 };
 
@@ -580,6 +586,23 @@ static void *timed_set_map(void *arg)
 	return NULL;
 }
 
+static void make_it_fail(bool on)
+{
+	int fd = open("/proc/self/make-it-fail", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 || write(fd, on ? "1" : "0", 1) != 1)
+		die("/proc/self/make-it-fail (a kernel without FAULT_INJECTION?)");
+	close(fd);
+}
+
+/* --failing-map: set_map, with this task's allocations made to fail. */
+static void failing_map(struct drv *d)
+{
+	make_it_fail(true);
+	timed_set_map(d);
+	make_it_fail(false);
+}
+
 /*
  * --stall-reset: the owner resets the device, as QEMU does when the guest
  * resets it or the VM stops, while the run waits in the fault.
@@ -787,6 +810,8 @@ int main(int argc, char **argv)
 			o.persist_mb = strtoul(argv[++a], NULL, 0);
 		else if (!strcmp(opt, "--sizes"))
 			o.sizes = true;
+		else if (!strcmp(opt, "--failing-map"))
+			o.failing_map = true;
 		else if (!strcmp(opt, "--late-enable"))
 			o.late_enable = true;
 		else if (a + 1 < argc && !strcmp(opt, "--race-s"))
@@ -812,7 +837,7 @@ int main(int argc, char **argv)
 			"Usage: vsbdrv [--config-call] [--used-ro] [--bad-head] [--switch-asid]\n"
 			"  [--cmds N] [--idle-ms MS] [--wait-ms MS] [--extra-maps N]\n"
 			"  [--features HEX] [--stall-ms MS [--stall-reset]] [--race-s S]\n"
-			"  [--sizes] [--late-enable] [--persist-maps MB]\n"
+			"  [--sizes] [--late-enable] [--failing-map] [--persist-maps MB]\n"
 			"  [--used-event-unmapped] /dev/vhost-vdpa-N\n");
 		return 2;
 	}
@@ -820,6 +845,8 @@ int main(int argc, char **argv)
 	setup(&d, &o);
 	if (o.race_s)
 		race(&d, &o);
+	if (o.failing_map)
+		failing_map(&d);
 	usleep(o.idle_ms * 1000);
 	for (i = 0; i < o.cmds; i++)
 		put_cmd(&d, i, PG_CMD, i, (uint8_t)(i + 1),
