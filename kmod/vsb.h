@@ -22,6 +22,7 @@
 #include "vsb_cvq.h"
 #include "vsb_features.h"
 #include "vsb_filter.h"
+#include "vsb_cost.h"
 #include "vsb_loopback.h"
 #include "vsb_ring.h"
 
@@ -151,9 +152,17 @@ struct vsb_cvq_stats {
 	/* per control class, in the slots above */
 	u64 class_requests[VSB_CVQ_SLOTS];
 	u64 class_errors[VSB_CVQ_SLOTS];
+	/* the cost model: operations that paid, what they asked, took */
+	u64 cost_ops;
+	u64 cost_ns;
+	u64 cost_real_ns;
+	/* runs of the CVQ to their last publish, less the cost paid */
+	u64 cvq_busy_ns;
 	struct vsb_hist cmds_per_batch;
 	struct vsb_hist cmd_ns;
 	struct vsb_hist kick_ns;
+	struct vsb_hist cost_hist_ns;
+	struct vsb_hist cost_real_hist_ns;
 };
 
 /*
@@ -167,7 +176,8 @@ struct vsb_cvq_stats {
  * vhost_vdpa calls under mmap_lock), not the config reads, not vdpa's or
  * this module's netlink requests. A run never sleeps in a page fault
  * with Q held: it reaches guest memory with page faults disabled, and
- * faults a page in with Q dropped ("parked", vsb_mem.c), so that reset,
+ * faults a page in with Q dropped ("parked", vsb_mem.c), and sleeps for
+ * the cost model likewise (vsb_run.c), so that reset,
  * set_status and set_features -- which vdpa core calls holding its
  * cf_lock for write, which every "vdpa dev config show" and, through
  * vdpa_dev_lock, every "vdpa dev add/del" then waits for -- never wait
@@ -203,7 +213,10 @@ struct vsb_dev {
 	/* bumped by a reset and a new owner: what a parked run checks */
 	u64 reset_gen;
 
-	/* Q: a run parked in a page fault, with Q dropped; and its waiters */
+	/*
+	 * Q: a run parked in a page fault or the cost model's sleep, with Q
+	 * dropped; and its waiters
+	 */
 	bool parked;
 	wait_queue_head_t park_wq;
 	/* Q: this run came back to a changed device and must stop */
@@ -222,6 +235,7 @@ struct vsb_dev {
 	/* L */
 	enum vsb_completion completion;
 	u32 batch_limit;
+	struct vsb_cost cost;
 	u8 provisioned_mac[ETH_ALEN];
 	struct vsb_net_ctrl ctrl;
 	/* "vdpactl-batch dev link DEV down": kept across device resets */
@@ -310,6 +324,7 @@ extern const struct vdpa_config_ops vsb_config_ops;
 struct vsb_dev_params {
 	enum vsb_completion completion;
 	u32 batch_limit;
+	struct vsb_cost cost;
 	u32 kick_poll_ns;
 	bool suppress_kicks;
 	bool kick_hint;
@@ -375,6 +390,8 @@ void vsb_kick_hint(struct vsb_dev *vsb);
 
 /* vsb_mem.c: guest memory */
 void vsb_run_lock(struct vsb_dev *vsb);
+u64 vsb_park(struct vsb_dev *vsb);
+bool vsb_unpark(struct vsb_dev *vsb, u64 gen);
 bool vsb_vq_nothing_mapped(struct vsb_vq *vq);
 struct vsb_map_table *vsb_map_table_build(struct vhost_iotlb *iotlb);
 void __user *vsb_vq_user_ptr(struct vsb_vq *vq, u64 addr, u32 len);

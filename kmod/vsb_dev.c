@@ -807,6 +807,7 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 	INIT_LIST_HEAD(&vsb->node);
 	vsb->completion = params->completion;
 	vsb->batch_limit = params->batch_limit;
+	vsb->cost = params->cost;
 	vsb->kick_poll_ns = params->kick_poll_ns;
 	vsb->suppress_kicks = params->suppress_kicks;
 	vsb->kick_hint_on = params->suppress_kicks && params->kick_hint;

@@ -97,6 +97,26 @@ static int vsb_genl_dump_start_reader(struct netlink_callback *cb)
 	return vsb_genl_check_reader(cb->skb, cb->extack);
 }
 
+/* The cost model, every item of it; L held. */
+static int vsb_put_cost(struct sk_buff *msg, const struct vsb_cost *cost)
+{
+	struct nlattr *nest = nla_nest_start(msg, VSB_A_COST);
+	unsigned int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = VSB_COST_OP; i < VSB_COST_ITEMS; i++)
+		if (nla_put_u32(msg, i, cost->ns[i]))
+			goto cancel;
+	if (nla_put_u8(msg, VSB_COST_PRECISE, cost->precise))
+		goto cancel;
+	nla_nest_end(msg, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(msg, nest);
+	return -EMSGSIZE;
+}
+
 static int vsb_fill_dev(struct vsb_dev *vsb, struct sk_buff *msg)
 {
 	u8 mode = vsb->completion == VSB_COMPLETION_BATCH ?
@@ -104,7 +124,8 @@ static int vsb_fill_dev(struct vsb_dev *vsb, struct sk_buff *msg)
 			  VSB_COMPLETION_MODE_IMMEDIATE;
 
 	if (nla_put_u8(msg, VSB_A_COMPLETION, mode) ||
-	    nla_put_u32(msg, VSB_A_BATCH_LIMIT, vsb->batch_limit))
+	    nla_put_u32(msg, VSB_A_BATCH_LIMIT, vsb->batch_limit) ||
+	    vsb_put_cost(msg, &vsb->cost))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -330,11 +351,31 @@ static int vsb_genl_change(struct genl_info *info,
 	return ret;
 }
 
+/*
+ * The cost items a request gives (the policy checked them); the rest stay.
+ * From the next operation on: a run prices what it publishes then.
+ */
+static void vsb_set_cost(struct vsb_cost *cost, const struct nlattr *nest)
+{
+	const struct nlattr *attr;
+	int rem;
+
+	nla_for_each_nested(attr, nest, rem) {
+		int type = nla_type(attr);
+
+		if (type == VSB_COST_PRECISE)
+			cost->precise = nla_get_u8(attr);
+		else if (type >= VSB_COST_OP && type < VSB_COST_ITEMS)
+			cost->ns[type] = nla_get_u32(attr);
+	}
+}
+
 /* Takes effect from the device's next run of the control queue. */
 static int vsb_set_dev(struct vsb_dev *vsb, struct genl_info *info)
 {
 	struct nlattr *completion = info->attrs[VSB_A_COMPLETION];
 	struct nlattr *limit = info->attrs[VSB_A_BATCH_LIMIT];
+	struct nlattr *cost = info->attrs[VSB_A_COST];
 
 	if (completion)
 		vsb->completion = nla_get_u8(completion) ==
@@ -343,6 +384,8 @@ static int vsb_set_dev(struct vsb_dev *vsb, struct genl_info *info)
 					  VSB_COMPLETION_IMMEDIATE;
 	if (limit)
 		vsb->batch_limit = nla_get_u32(limit);
+	if (cost)
+		vsb_set_cost(&vsb->cost, cost);
 	return 0;
 }
 
@@ -352,8 +395,14 @@ static int vsb_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (ret)
 		return ret;
-	if (!info->attrs[VSB_A_COMPLETION] && !info->attrs[VSB_A_BATCH_LIMIT]) {
+	if (!info->attrs[VSB_A_COMPLETION] && !info->attrs[VSB_A_BATCH_LIMIT] &&
+	    !info->attrs[VSB_A_COST]) {
 		NL_SET_ERR_MSG(info->extack, "nothing to set");
+		return -EINVAL;
+	}
+	if (info->attrs[VSB_A_COST] && !nla_len(info->attrs[VSB_A_COST])) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[VSB_A_COST],
+				    "no cost item to set");
 		return -EINVAL;
 	}
 	return vsb_genl_change(info, vsb_set_dev);
@@ -407,10 +456,34 @@ static const struct nla_policy vsb_genl_dev_policy[VSB_A_MAX + 1] = {
 	[VSB_A_DEV_NAME] = { .type = NLA_STRING, .len = VSB_GENL_NAME_MAX },
 };
 
+/* A policy's plain maximum is an s16: a larger one needs a range. */
+static const struct netlink_range_validation vsb_cost_range = {
+	.max = VSB_COST_MAX_NS,
+};
+
+#define VSB_COST_POLICY NLA_POLICY_FULL_RANGE(NLA_U32, &vsb_cost_range)
+
+static const struct nla_policy vsb_genl_cost_policy[VSB_COST_MAX + 1] = {
+	[VSB_COST_OP] = VSB_COST_POLICY,
+	[VSB_COST_CMD] = VSB_COST_POLICY,
+	[VSB_COST_RX] = VSB_COST_POLICY,
+	[VSB_COST_MAC] = VSB_COST_POLICY,
+	[VSB_COST_MAC_TABLE] = VSB_COST_POLICY,
+	[VSB_COST_VLAN] = VSB_COST_POLICY,
+	[VSB_COST_ANNOUNCE] = VSB_COST_POLICY,
+	[VSB_COST_MQ] = VSB_COST_POLICY,
+	[VSB_COST_RSS] = VSB_COST_POLICY,
+	[VSB_COST_OFFLOADS] = VSB_COST_POLICY,
+	[VSB_COST_COAL] = VSB_COST_POLICY,
+	[VSB_COST_STATS] = VSB_COST_POLICY,
+	[VSB_COST_PRECISE] = NLA_POLICY_MAX(NLA_U8, 1),
+};
+
 static const struct nla_policy vsb_genl_set_policy[VSB_A_MAX + 1] = {
 	[VSB_A_DEV_NAME] = { .type = NLA_STRING, .len = VSB_GENL_NAME_MAX },
 	[VSB_A_COMPLETION] = NLA_POLICY_MAX(NLA_U8, VSB_COMPLETION_MODE_BATCH),
 	[VSB_A_BATCH_LIMIT] = NLA_POLICY_MAX(NLA_U32, VSB_QUEUE_SIZE_MAX),
+	[VSB_A_COST] = NLA_POLICY_NESTED(vsb_genl_cost_policy),
 };
 
 static const struct nla_policy vsb_genl_link_policy[VSB_A_MAX + 1] = {

@@ -123,6 +123,82 @@ module_param_cb(queue_size, &vsb_queue_size_ops, &vsb_queue_size, 0644);
 MODULE_PARM_DESC(queue_size,
 		 "largest ring of new devices, a power of two (2-4096)");
 
+/*
+ * The CVQ cost model of new devices (uapi/vdpa_sim_batch.h): "ITEM=NS,..."
+ * with vsb_cost_names' items and "precise=Y|N"; items not named are 0.
+ */
+static struct vsb_cost vsb_cost_default;
+
+static int vsb_cost_parse(char *list, struct vsb_cost *cost)
+{
+	char *item, *value;
+	int i, ret;
+
+	while ((item = strsep(&list, ","))) {
+		item = strim(item);
+		if (!*item)
+			continue;
+		value = strchr(item, '=');
+		if (!value)
+			return -EINVAL;
+		*value++ = '\0';
+		if (!strcmp(item, "precise")) {
+			ret = kstrtobool(value, &cost->precise);
+		} else {
+			i = vsb_cost_item_by_name(item);
+			if (i < 0)
+				return i;
+			ret = kstrtou32(value, 0, &cost->ns[i]);
+			if (!ret && cost->ns[i] > VSB_COST_MAX_NS)
+				ret = -ERANGE;
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int vsb_cost_set(const char *val, const struct kernel_param *kp)
+{
+	struct vsb_cost cost = {};
+	char *list = kstrdup(val, GFP_KERNEL);
+	int ret;
+
+	if (!list)
+		return -ENOMEM;
+	ret = vsb_cost_parse(list, &cost);
+	kfree(list);
+	if (!ret)
+		*(struct vsb_cost *)kp->arg = cost;
+	return ret;
+}
+
+static int vsb_cost_get(char *buf, const struct kernel_param *kp)
+{
+	const struct vsb_cost *cost = kp->arg;
+	int i, len = 0;
+
+	for (i = VSB_COST_OP; i < VSB_COST_ITEMS; i++) {
+		if (!cost->ns[i])
+			continue;
+		if (len)
+			len += sysfs_emit_at(buf, len, ",");
+		len += sysfs_emit_at(buf, len, "%s=%u", vsb_cost_names[i],
+				     cost->ns[i]);
+	}
+	if (cost->precise)
+		len += sysfs_emit_at(buf, len, "%sprecise=Y", len ? "," : "");
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+static const struct kernel_param_ops vsb_cost_ops = {
+	.set = vsb_cost_set,
+	.get = vsb_cost_get,
+};
+
+module_param_cb(cost, &vsb_cost_ops, &vsb_cost_default, 0644);
+MODULE_PARM_DESC(cost, "CVQ cost model (ns) of new devices: op=N,cmd=N,...");
+
 static unsigned int vsb_batch_limit;
 module_param_named(batch_limit, vsb_batch_limit, uint, 0644);
 MODULE_PARM_DESC(batch_limit, "CVQ commands per batch (0: queue size)");
@@ -225,6 +301,10 @@ static int vsb_dev_add(struct vdpa_mgmt_dev *mdev, const char *name,
 					  VSB_FEATURES_DEFAULT;
 	params.completion = READ_ONCE(vsb_completion_default);
 	params.batch_limit = READ_ONCE(vsb_batch_limit);
+	/* A whole model, not half of one a writer is replacing. */
+	kernel_param_lock(THIS_MODULE);
+	params.cost = vsb_cost_default;
+	kernel_param_unlock(THIS_MODULE);
 	params.kick_poll_ns =
 		min(READ_ONCE(vsb_kick_poll_us), 10000U) * NSEC_PER_USEC;
 	params.suppress_kicks = READ_ONCE(vsb_suppress_kicks);

@@ -392,14 +392,42 @@ void vsb_run_lock(struct vsb_dev *vsb)
 }
 
 /*
- * Fault in the user range a run's access failed on, with queue_lock
- * dropped for the wait ("parked"), then take it back. The ops that found
- * the lock free meanwhile are those that must not wait for a fault (see
+ * A run that must wait -- for a page, for the cost model -- drops
+ * queue_lock for the wait ("parked"), then takes it back. The ops that
+ * find the lock free meanwhile are those that must not wait for it (see
  * struct vsb_dev); if one reset the device, stopped it or changed its
  * owner, the run is abandoned: its state may be the old device's, so it
  * reaches guest memory no more (and reports no ring error), and ends.
- * The mm's own fault handling drops the mmap_lock while a userfaultfd
- * waits, so set_map, which vhost_vdpa calls under it, goes on too.
+ *
+ * vsb_park() returns what vsb_unpark() checks; vsb_unpark() returns
+ * false if the run is abandoned.
+ */
+u64 vsb_park(struct vsb_dev *vsb)
+{
+	u64 gen = vsb->reset_gen;
+
+	lockdep_assert_held(&vsb->queue_lock);
+	WRITE_ONCE(vsb->parked, true);
+	mutex_unlock(&vsb->queue_lock);
+	return gen;
+}
+
+bool vsb_unpark(struct vsb_dev *vsb, u64 gen)
+{
+	mutex_lock(&vsb->queue_lock);
+	WRITE_ONCE(vsb->parked, false);
+	wake_up_all(&vsb->park_wq);
+	if (vsb->reset_gen != gen || !vsb_running(vsb)) {
+		vsb->run_abandoned = true;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Fault in the user range a run's access failed on, parked. The mm's own
+ * fault handling drops the mmap_lock while a userfaultfd waits, so
+ * set_map, which vhost_vdpa calls under it, goes on too.
  *
  * Return: 0 to retry the access (the maps may have changed: translate
  * again), -EFAULT if the range cannot be faulted in or the run is
@@ -409,22 +437,14 @@ static int vsb_fault_in(struct vsb_vq *vq, u64 uaddr, u32 len, bool write)
 {
 	const char __user *p = (const char __user *)(uintptr_t)uaddr;
 	struct vsb_dev *vsb = vq->vsb;
-	u64 gen = vsb->reset_gen;
+	u64 gen = vsb_park(vsb);
 	size_t left;
 
-	lockdep_assert_held(&vsb->queue_lock);
-	WRITE_ONCE(vsb->parked, true);
-	mutex_unlock(&vsb->queue_lock);
 	/* The safe variant: it faults the page in without writing to it. */
 	left = write ? fault_in_safe_writeable(p, len) :
 		       fault_in_readable(p, len);
-	mutex_lock(&vsb->queue_lock);
-	WRITE_ONCE(vsb->parked, false);
-	wake_up_all(&vsb->park_wq);
-	if (vsb->reset_gen != gen || !vsb_running(vsb)) {
-		vsb->run_abandoned = true;
+	if (!vsb_unpark(vsb, gen))
 		return -EFAULT;
-	}
 	return left ? -EFAULT : 0;
 }
 

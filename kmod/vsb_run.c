@@ -156,7 +156,79 @@ struct vsb_cvq_run {
 	u64 last; /* the last command was done, or the last publish */
 	u32 cmds; /* executed since the last publish */
 	u32 changed; /* VSB_CTRL_CHANGED_* since the last publish */
+	bool cost_on; /* the cost model was not free when the run began */
+	struct vsb_cost_owed owed; /* what the next publish pays for */
+	u64 paid; /* ns spent paying since the last publish */
+	u64 busy_from; /* the run began, or the last publish */
 };
+
+/*
+ * The precise cost model's spin: from this long before the deadline, the
+ * device spins instead of sleeping, which covers a timer's wake-up
+ * latency (some 150-200 us under TCG, less on hardware).
+ */
+#define VSB_COST_SPIN_NS (200 * NSEC_PER_USEC)
+
+/*
+ * Until @deadline (ktime_get_ns()): asleep on an hrtimer, the CPU free as
+ * it is while a NIC's firmware works; with @precise, the last
+ * VSB_COST_SPIN_NS spinning, for a realized cost nearer the request.
+ * TASK_IDLE: no signal wakes a worker, and the wait is no load.
+ */
+static void vsb_cost_sleep(u64 deadline, bool precise)
+{
+	u64 spin = precise ? VSB_COST_SPIN_NS : 0;
+	u64 wake = deadline > spin ? deadline - spin : 0;
+	ktime_t at = ns_to_ktime(wake);
+
+	while (ktime_get_ns() < wake) {
+		set_current_state(TASK_IDLE);
+		schedule_hrtimeout_range(&at, 0, HRTIMER_MODE_ABS);
+	}
+	while (precise && ktime_get_ns() < deadline) {
+		cond_resched();
+		cpu_relax();
+	}
+}
+
+/*
+ * Pay what the operation about to publish costs in the model, parked
+ * (vsb_park()): the driver's and vdpa's requests that must not wait for a
+ * run do not wait for a model either, and the rest wait at most the
+ * cost. Priced with the model in force now. What it realized is counted
+ * and traced next to what it asked for.
+ *
+ * Return: false if the run was abandoned meanwhile (a reset, a new owner).
+ */
+static bool vsb_cvq_pay(struct vsb_dev *vsb, struct vsb_cvq_run *run)
+{
+	struct vsb_cvq_stats *stats = &vsb->cvq_stats;
+	struct vsb_cost cost;
+	u64 want, start, took, gen;
+	bool kept;
+
+	mutex_lock(&vsb->lock);
+	cost = vsb->cost;
+	mutex_unlock(&vsb->lock);
+	want = vsb_cost_take(&cost, &run->owed);
+	if (!want)
+		return true;
+	start = ktime_get_ns();
+	gen = vsb_park(vsb);
+	vsb_cost_sleep(start + want, cost.precise);
+	took = ktime_get_ns() - start;
+	kept = vsb_unpark(vsb, gen);
+	mutex_lock(&vsb->lock);
+	stats->cost_ops++;
+	stats->cost_ns += want;
+	stats->cost_real_ns += took;
+	vsb_hist_add(&stats->cost_hist_ns, want, 1);
+	vsb_hist_add(&stats->cost_real_hist_ns, took, 1);
+	mutex_unlock(&vsb->lock);
+	trace_vsb_cvq_cost(vsb, run->cmds, want, took, cost.precise);
+	run->paid += took;
+	return kept;
+}
 
 /* The data queues take the coalescing the control queue set; Q and L. */
 static void vsb_coal_apply(struct vsb_dev *vsb)
@@ -174,6 +246,8 @@ static void vsb_coal_apply(struct vsb_dev *vsb)
  * by the time its used entry is. The data path runs in the same run as
  * this, so it sees the filter as it was before the batch or as it is
  * after, never in between; and only what the batch changed is copied.
+ * The cost model's price is paid first: the operation takes effect when
+ * its cost has been spent, as a NIC's firmware command would.
  */
 static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
 			     struct vsb_cvq_run *run)
@@ -182,6 +256,8 @@ static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
 	bool notified;
 	u64 now;
 
+	if (run->cost_on && !vsb_cvq_pay(vsb, run))
+		return;
 	if (run->changed) {
 		mutex_lock(&vsb->lock);
 		if (run->changed & VSB_CTRL_CHANGED_CONFIG)
@@ -208,14 +284,19 @@ static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
 	stats->notifications += notified;
 	vsb_hist_add(&stats->cmds_per_batch, run->cmds, 1);
 	vsb_hist_add(&stats->kick_ns, now - run->kicked, run->cmds);
+	/* The device's own time: without the model's. */
 	if (!run->timed && run->cmds)
 		vsb_hist_add(&stats->cmd_ns,
-			     div_u64(now - run->fetched, run->cmds), run->cmds);
+			     div_u64(now - run->fetched - run->paid, run->cmds),
+			     run->cmds);
+	stats->cvq_busy_ns += now - run->busy_from - run->paid;
 	mutex_unlock(&vsb->lock);
 	trace_vsb_cvq_batch(vsb, run->cmds, notified, now - run->fetched,
 			    now - run->kicked);
 	run->cmds = 0;
+	run->paid = 0;
 	run->last = now;
+	run->busy_from = now;
 }
 
 /*
@@ -244,6 +325,8 @@ static void vsb_cvq_execute(struct vsb_dev *vsb, struct vsb_vq *cvq,
 		mutex_lock(&vsb->lock);
 	}
 	vsb_count_command(&vsb->cvq_stats, res);
+	if (run->cost_on)
+		vsb_cost_count(&run->owed, res->class, res->cmd);
 	if (run->timed)
 		vsb_hist_add(&vsb->cvq_stats.cmd_ns, now - run->last, 1);
 	mutex_unlock(&vsb->lock);
@@ -289,9 +372,11 @@ static bool vsb_process_cvq(struct vsb_dev *vsb, bool *served)
 		.timed = trace_vsb_cvq_cmd_enabled(),
 		.last = ktime_get_ns(),
 	};
+	run.busy_from = run.last;
 	mutex_lock(&vsb->lock);
 	run.batch = vsb->completion == VSB_COMPLETION_BATCH;
 	run.limit = vsb->batch_limit ?: cvq->ring.num;
+	run.cost_on = !vsb_cost_free(&vsb->cost);
 	mutex_unlock(&vsb->lock);
 	run.kicked = atomic64_xchg(&vsb->cvq_kick_ns, 0) ?: run.last;
 	/* No kick needed for what the driver adds while this run goes on. */

@@ -286,6 +286,10 @@ int vsb_fill_genl_stats(struct vsb_dev *vsb, struct sk_buff *msg)
 		{ VSB_STAT_NOTIFICATIONS, cvq->notifications },
 		{ VSB_STAT_REDUNDANT, cvq->redundant },
 		{ VSB_STAT_FILTER_UPDATES, cvq->filter_updates },
+		{ VSB_STAT_COST_OPS, cvq->cost_ops },
+		{ VSB_STAT_COST_NS, cvq->cost_ns },
+		{ VSB_STAT_COST_REAL_NS, cvq->cost_real_ns },
+		{ VSB_STAT_CVQ_BUSY_NS, cvq->cvq_busy_ns },
 	};
 	struct nlattr *nest;
 	unsigned int i;
@@ -305,7 +309,9 @@ int vsb_fill_genl_stats(struct vsb_dev *vsb, struct sk_buff *msg)
 	if (vsb_put_hist(msg, VSB_A_HIST_CMDS_PER_BATCH,
 			 &cvq->cmds_per_batch) ||
 	    vsb_put_hist(msg, VSB_A_HIST_CMD_NS, &cvq->cmd_ns) ||
-	    vsb_put_hist(msg, VSB_A_HIST_KICK_NS, &cvq->kick_ns))
+	    vsb_put_hist(msg, VSB_A_HIST_KICK_NS, &cvq->kick_ns) ||
+	    vsb_put_hist(msg, VSB_A_HIST_COST_NS, &cvq->cost_hist_ns) ||
+	    vsb_put_hist(msg, VSB_A_HIST_COST_REAL_NS, &cvq->cost_real_hist_ns))
 		return -EMSGSIZE;
 	return 0;
 }

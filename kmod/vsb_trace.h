@@ -75,6 +75,29 @@ TRACE_EVENT(vsb_cvq_batch,
 		      __entry->ns, __entry->kick_ns)
 );
 
+/*
+ * The cost model's price of an operation of @cmds commands, paid before
+ * they are published: ns asked for, real_ns spent.
+ */
+TRACE_EVENT(vsb_cvq_cost,
+	    TP_PROTO(const struct vsb_dev *vsb, u32 cmds, u64 ns, u64 real_ns,
+		     bool precise),
+	    TP_ARGS(vsb, cmds, ns, real_ns, precise),
+	    TP_STRUCT__entry(__string(dev, dev_name(&vsb->vdpa.dev))
+			     __field(u32, cmds)
+			     __field(u64, ns)
+			     __field(u64, real_ns)
+			     __field(bool, precise)),
+	    TP_fast_assign(__assign_str(dev);
+			   __entry->cmds = cmds;
+			   __entry->ns = ns;
+			   __entry->real_ns = real_ns;
+			   __entry->precise = precise;),
+	    TP_printk("dev=%s cmds=%u ns=%llu real_ns=%llu precise=%u",
+		      __get_str(dev), __entry->cmds, __entry->ns,
+		      __entry->real_ns, __entry->precise)
+);
+
 /* The device entered NEEDS_RESET. */
 TRACE_EVENT(vsb_needs_reset,
 	    TP_PROTO(const struct vsb_dev *vsb, u16 queue,

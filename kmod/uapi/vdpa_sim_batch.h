@@ -8,6 +8,15 @@
  * name); GET requests without it, sent with NLM_F_DUMP, return one message
  * per device. Changes (DEV_SET, STATS_RESET, LINK_SET, ANNOUNCE) need
  * CAP_NET_ADMIN.
+ *
+ * The CVQ cost model (VSB_A_COST) is a model, not a measurement of any
+ * device: an operation -- one publish of the CVQ's used index, so once
+ * per command in immediate completion and once per batch in batch
+ * completion -- costs VSB_COST_OP, plus VSB_COST_CMD and the extra of the
+ * command's class (VSB_COST_RX ...) for each command it completes. The
+ * device spends it asleep before the operation's commands take effect
+ * and are published, and measures what it realized (VSB_STAT_COST_*,
+ * VSB_A_HIST_COST_*).
  */
 #ifndef _UAPI_VDPA_SIM_BATCH_H
 #define _UAPI_VDPA_SIM_BATCH_H
@@ -17,8 +26,9 @@
 
 enum vsb_genl_cmd {
 	VSB_CMD_UNSPEC,
-	VSB_CMD_DEV_GET, /* reply: DEV_NAME, COMPLETION, BATCH_LIMIT */
-	VSB_CMD_DEV_SET, /* DEV_NAME and COMPLETION and/or BATCH_LIMIT */
+	VSB_CMD_DEV_GET, /* reply: DEV_NAME, COMPLETION, BATCH_LIMIT, COST */
+	/* DEV_NAME and any of COMPLETION, BATCH_LIMIT, COST */
+	VSB_CMD_DEV_SET,
 	VSB_CMD_STATS_GET, /* reply: DEV_NAME, STATS, HIST_* */
 	VSB_CMD_STATS_RESET, /* DEV_NAME: zero counters and histograms */
 	VSB_CMD_STATE_GET, /* reply: DEV_NAME and the state attributes */
@@ -71,6 +81,13 @@ enum vsb_genl_attr {
 	VSB_A_RSS_TABLE, /* binary: the indirection table, u16 each */
 	VSB_A_RSS_UNCLASSIFIED, /* u16: the queue of unhashed frames */
 	VSB_A_RSS_STEERING, /* flag: the table steers (RSS_CONFIG last) */
+	/*
+	 * nest: VSB_COST_*, the cost model. In DEV_SET, only the items given
+	 * change; every item is in DEV_GET replies.
+	 */
+	VSB_A_COST,
+	VSB_A_HIST_COST_NS, /* nest: each operation's requested cost, ns */
+	VSB_A_HIST_COST_REAL_NS, /* nest: what each one realized, ns */
 
 	__VSB_A_MAX,
 	VSB_A_MAX = __VSB_A_MAX - 1,
@@ -89,9 +106,49 @@ enum vsb_genl_stat {
 	VSB_STAT_NOTIFICATIONS, /* CVQ interrupts to the driver */
 	VSB_STAT_REDUNDANT, /* OK, but set the state already held */
 	VSB_STAT_FILTER_UPDATES, /* receive filter updates */
+	VSB_STAT_COST_OPS, /* operations that had a cost to pay */
+	VSB_STAT_COST_NS, /* the cost they requested, ns */
+	VSB_STAT_COST_REAL_NS, /* the time they spent paying it, ns */
+	/*
+	 * The device's own work on the CVQ, ns: its runs, from the first look
+	 * at the ring to the last publish, less the cost paid in them.
+	 */
+	VSB_STAT_CVQ_BUSY_NS,
 
 	__VSB_STAT_MAX,
 	VSB_STAT_MAX = __VSB_STAT_MAX - 1,
+};
+
+/*
+ * In VSB_A_COST: u32 each, ns, at most VSB_COST_MAX_NS. The per-class
+ * items are added to VSB_COST_CMD for the commands of their class (MAC
+ * is MAC_ADDR_SET, MAC_TABLE is MAC_TABLE_SET, MQ is VQ_PAIRS_SET, RSS is
+ * RSS_CONFIG and HASH_CONFIG).
+ */
+#define VSB_COST_MAX_NS 1000000000U
+
+enum vsb_genl_cost {
+	VSB_COST_UNSPEC,
+	VSB_COST_OP, /* per operation */
+	VSB_COST_CMD, /* per command */
+	VSB_COST_RX, /* VIRTIO_NET_CTRL_RX */
+	VSB_COST_MAC, /* VIRTIO_NET_CTRL_MAC_ADDR_SET */
+	VSB_COST_MAC_TABLE, /* VIRTIO_NET_CTRL_MAC_TABLE_SET */
+	VSB_COST_VLAN, /* VIRTIO_NET_CTRL_VLAN */
+	VSB_COST_ANNOUNCE, /* VIRTIO_NET_CTRL_ANNOUNCE */
+	VSB_COST_MQ, /* VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET */
+	VSB_COST_RSS, /* VIRTIO_NET_CTRL_MQ_RSS_CONFIG, _HASH_CONFIG */
+	VSB_COST_OFFLOADS, /* VIRTIO_NET_CTRL_GUEST_OFFLOADS */
+	VSB_COST_COAL, /* VIRTIO_NET_CTRL_NOTF_COAL */
+	VSB_COST_STATS, /* VIRTIO_NET_CTRL_STATS */
+	/*
+	 * u8, 1: sleep to shortly before the deadline, then spin to it,
+	 * spending CPU for a realized cost closer to the request.
+	 */
+	VSB_COST_PRECISE,
+
+	__VSB_COST_MAX,
+	VSB_COST_MAX = __VSB_COST_MAX - 1,
 };
 
 /*
