@@ -59,11 +59,13 @@
  *                   made available and kicked, then the device suspended,
  *                   the CVQ enabled and the device resumed, with no kick
  *                   after that; the wait for the answer starts at resume
- *   --failing-map   after DRIVER_OK, one IOTLB batch that maps a page more,
- *                   with the fault injection this task is subject to
- *                   switched on (/proc/self/make-it-fail) for it alone: a
- *                   test arms failslab and fail_page_alloc so that the
- *                   device's set_map cannot allocate; then the commands
+ *   --failing-map N  after DRIVER_OK, one IOTLB batch that maps a page
+ *                   more, whose Nth fault-injection point fails
+ *                   (/proc/thread-self/fail-nth: a test sets up failslab
+ *                   and fail_page_alloc to count only the device's
+ *                   allocations); then the commands. Adds "fail_nth_left=L"
+ *                   before the usual fields: 0 if the Nth allocation was
+ *                   made, and failed
  *   --persist-maps MB  only map: with IOTLB_PERSIST, IOVAs [0, MB MiB) to
  *                   a shared mapping at user address 0x10000000, then
  *                   close, leaving the device with maps and no mm (what
@@ -154,7 +156,7 @@ struct opts {
 	bool sizes;
 	unsigned long persist_mb;
 	bool late_enable;
-	bool failing_map;
+	unsigned int failing_map;
 	const char *path;
 };
 
@@ -173,6 +175,7 @@ struct drv {
 	uint64_t reset_ms;
 	uint16_t reset_used;
 	int size_before;
+	unsigned int fail_nth_left;
 };
 
 static void xioctl(struct drv *d, unsigned long req, void *arg,
@@ -586,21 +589,25 @@ static void *timed_set_map(void *arg)
 	return NULL;
 }
 
-static void make_it_fail(bool on)
-{
-	int fd = open("/proc/self/make-it-fail", O_WRONLY | O_CLOEXEC);
+#define FAIL_NTH "/proc/thread-self/fail-nth"
 
-	if (fd < 0 || write(fd, on ? "1" : "0", 1) != 1)
-		die("/proc/self/make-it-fail (a kernel without FAULT_INJECTION?)");
-	close(fd);
-}
-
-/* --failing-map: set_map, with this task's allocations made to fail. */
-static void failing_map(struct drv *d)
+/* --failing-map: set_map, its @nth injection point failing. */
+static unsigned int failing_map(struct drv *d, unsigned int nth)
 {
-	make_it_fail(true);
+	char buf[16];
+	int fd = open(FAIL_NTH, O_RDWR | O_CLOEXEC);
+	ssize_t len;
+
+	if (fd < 0 || dprintf(fd, "%u", nth) < 0)
+		die(FAIL_NTH " (a kernel without FAULT_INJECTION?)");
 	timed_set_map(d);
-	make_it_fail(false);
+	/* What is left of the count; then no later call may fail. */
+	len = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (len <= 0 || pwrite(fd, "0", 1, 0) != 1)
+		die(FAIL_NTH);
+	buf[len] = '\0';
+	close(fd);
+	return strtoul(buf, NULL, 10);
 }
 
 /*
@@ -810,8 +817,8 @@ int main(int argc, char **argv)
 			o.persist_mb = strtoul(argv[++a], NULL, 0);
 		else if (!strcmp(opt, "--sizes"))
 			o.sizes = true;
-		else if (!strcmp(opt, "--failing-map"))
-			o.failing_map = true;
+		else if (a + 1 < argc && !strcmp(opt, "--failing-map"))
+			o.failing_map = strtoul(argv[++a], NULL, 0);
 		else if (!strcmp(opt, "--late-enable"))
 			o.late_enable = true;
 		else if (a + 1 < argc && !strcmp(opt, "--race-s"))
@@ -837,7 +844,7 @@ int main(int argc, char **argv)
 			"Usage: vsbdrv [--config-call] [--used-ro] [--bad-head] [--switch-asid]\n"
 			"  [--cmds N] [--idle-ms MS] [--wait-ms MS] [--extra-maps N]\n"
 			"  [--features HEX] [--stall-ms MS [--stall-reset]] [--race-s S]\n"
-			"  [--sizes] [--late-enable] [--failing-map] [--persist-maps MB]\n"
+			"  [--sizes] [--late-enable] [--failing-map N] [--persist-maps MB]\n"
 			"  [--used-event-unmapped] /dev/vhost-vdpa-N\n");
 		return 2;
 	}
@@ -846,7 +853,7 @@ int main(int argc, char **argv)
 	if (o.race_s)
 		race(&d, &o);
 	if (o.failing_map)
-		failing_map(&d);
+		d.fail_nth_left = failing_map(&d, o.failing_map);
 	usleep(o.idle_ms * 1000);
 	for (i = 0; i < o.cmds; i++)
 		put_cmd(&d, i, PG_CMD, i, (uint8_t)(i + 1),
@@ -864,6 +871,8 @@ int main(int argc, char **argv)
 	if (o.stall_reset)
 		printf("reset_ms=%llu reset_used=%u ",
 		       (unsigned long long)d.reset_ms, d.reset_used);
+	if (o.failing_map)
+		printf("fail_nth_left=%u ", d.fail_nth_left);
 	printf("used=%u needs_reset=%d config_irq=%d acks=", ans.used,
 	       ans.needs_reset, ans.config_irq);
 	for (i = 0; i < o.cmds; i++)
