@@ -25,6 +25,8 @@ static void dev_usage(void)
 		"       " PROG_NAME " dev set name DEV mac MACADDR\n"
 		"       " PROG_NAME
 		" dev batching DEV [ completion { batch | immediate } ] [ batch_limit N ]\n"
+		"       " PROG_NAME
+		" dev cost DEV [ ITEM TIME ]... [ precise { on | off } ]\n"
 		"       " PROG_NAME " dev state [ DEV ]\n"
 		"       " PROG_NAME " dev link DEV { up | down }\n"
 		"       " PROG_NAME " dev announce DEV\n"
@@ -330,6 +332,7 @@ int cmd_dev(struct vdpactl *ctx, int argc, char **argv)
 		{ "config", dev_config },
 		{ "set", dev_set },
 		{ "batching", dev_batching },
+		{ "cost", cmd_dev_cost },
 		{ "state", cmd_dev_state },
 		{ "link", cmd_dev_link },
 		{ "announce", cmd_dev_announce },

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * "dev batching" and "dev state": a vdpa_sim_batch device's completion
- * settings and its CVQ-visible state, through the module's own family.
+ * "dev batching", "dev cost" and "dev state": a vdpa_sim_batch device's
+ * completion settings, its CVQ cost model and its CVQ-visible state,
+ * through the module's own family.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,9 +26,28 @@ static void dev_set_usage(void)
 		"       " PROG_NAME " dev state [ DEV ]\n"
 		"Only vdpa_sim_batch devices have these. N: commands per batch,\n"
 		"0 for the ring size (the module takes 0 to 4096; it checks).\n"
-		"dev batching needs CAP_NET_ADMIN. The state is the device's only\n"
-		"while a driver holds it: it resets on every open and close of\n"
-		"its vhost-vdpa device.\n");
+		"dev batching DEV alone shows the settings; changing them needs\n"
+		"CAP_NET_ADMIN. The state is the device's only while a driver\n"
+		"holds it: it resets on every open and close of its vhost-vdpa\n"
+		"device. The CVQ cost model: " PROG_NAME " dev cost help.\n");
+}
+
+static void dev_cost_usage(void)
+{
+	fprintf(stderr,
+		"Usage: " PROG_NAME
+		" dev cost DEV [ op TIME ] [ cmd TIME ] [ rx TIME ]\n"
+		"           [ mac TIME ] [ mac_table TIME ] [ vlan TIME ] [ announce TIME ]\n"
+		"           [ mq TIME ] [ rss TIME ] [ offloads TIME ] [ coal TIME ]\n"
+		"           [ stats TIME ] [ precise { on | off } ]\n"
+		"A vdpa_sim_batch device's CVQ cost model, a model and no measurement:\n"
+		"each publish of the used index (per command in immediate completion,\n"
+		"per batch in batch completion) costs op, plus cmd and the extra of\n"
+		"its class for each command it completes; the device sleeps it\n"
+		"(precise on: sleeps, then spins to the deadline, spending CPU).\n"
+		"TIME: a number and a unit, ns, us, ms or s (2.5us), at most 1s;\n"
+		"0 turns an item off. Without items, shows the model; with items,\n"
+		"changes only those (CAP_NET_ADMIN), then shows it.\n");
 }
 
 static const char *const completion_names[] = {
@@ -66,6 +86,20 @@ int vsb_open_for(struct vdpactl *ctx, const char *what, const char *dev,
 	return err;
 }
 
+static int show_settings(struct vdpactl *ctx, const char *what, const char *dev,
+			 bool cost_only);
+
+/* A name the module could not hold is no device of it. */
+static bool set_dev_name(struct vsb_dev_settings *set, const char *what,
+			 const char *dev)
+{
+	if (str_copy(set->name, sizeof(set->name), dev))
+		return true;
+	pr_err("%s %s: no such device (a vdpa name has at most %zu characters)",
+	       what, dev, sizeof(set->name) - 1);
+	return false;
+}
+
 int cmd_dev_batching(struct vdpactl *ctx, const char *what, int argc,
 		     char **argv)
 {
@@ -86,6 +120,8 @@ int cmd_dev_batching(struct vdpactl *ctx, const char *what, int argc,
 		  .max = UINT32_MAX,
 		  .given = &has_limit },
 	};
+
+	struct vsb_dev_settings set = { 0 };
 	struct vdpa_client *vsb;
 	const char *dev;
 	int err, status;
@@ -100,19 +136,138 @@ int cmd_dev_batching(struct vdpactl *ctx, const char *what, int argc,
 			 dev_set_usage, &status))
 		return status;
 	if (!has_completion && !has_limit) {
+		if (!strcmp(what, "dev batching"))
+			return show_settings(ctx, what, dev, false);
 		pr_err("%s %s: nothing to set (completion or batch_limit)",
 		       what, dev);
 		return CMD_USAGE;
 	}
-	if (vsb_open_for(ctx, what, dev, &vsb))
+	if (!set_dev_name(&set, what, dev) ||
+	    vsb_open_for(ctx, what, dev, &vsb))
 		return CMD_FAIL;
-	err = vsb_client_dev_set(vsb, dev, has_completion, (uint8_t)completion,
-				 has_limit, limit);
+	if (has_completion) {
+		set.present |= 1ULL << VSB_A_COMPLETION;
+		set.completion = (uint8_t)completion;
+	}
+	if (has_limit) {
+		set.present |= 1ULL << VSB_A_BATCH_LIMIT;
+		set.batch_limit = limit;
+	}
+	err = vsb_client_dev_set(vsb, &set);
 	if (err) {
 		vdpa_client_report(vsb, err, "%s %s", what, dev);
 		return CMD_FAIL;
 	}
 	return CMD_OK;
+}
+
+/* One DEV_GET reply, shown; @cost_only: just the cost model. */
+struct show_settings_ctx {
+	struct output *out;
+	bool cost_only;
+	bool no_cost; /* the device reported no cost model */
+};
+
+static int show_one(const struct vsb_dev_settings *dev, void *data)
+{
+	struct show_settings_ctx *s = data;
+
+	if (s->cost_only && !nl_has(dev->present, VSB_A_COST)) {
+		s->no_cost = true;
+		return 0;
+	}
+	print_handle_open(s->out, dev->name);
+	if (s->cost_only)
+		print_vsb_cost(s->out, &dev->cost);
+	else
+		print_vsb_settings(s->out, dev);
+	print_handle_close(s->out);
+	return 0;
+}
+
+/*
+ * "dev batching DEV" and "dev cost DEV": the device's settings, under
+ * the section "dev" as iproute2 shows a device ({"dev": {"DEV": {...}}}).
+ */
+static int show_settings(struct vdpactl *ctx, const char *what, const char *dev,
+			 bool cost_only)
+{
+	struct show_settings_ctx s = {
+		.out = &ctx->out,
+		.cost_only = cost_only,
+	};
+	struct vdpa_client *vsb;
+	int err;
+
+	if (vsb_open_for(ctx, what, dev, &vsb))
+		return CMD_FAIL;
+	print_section_open(&ctx->out, "dev");
+	err = vsb_client_dev_get(vsb, dev, show_one, &s);
+	print_section_close(&ctx->out);
+	if (err) {
+		vdpa_client_report(vsb, err, "%s %s", what, dev);
+		return CMD_FAIL;
+	}
+	if (s.no_cost) {
+		pr_err("%s %s: the device reports no cost model (a vdpa_sim_batch module older than it?)",
+		       what, dev);
+		return CMD_FAIL;
+	}
+	return CMD_OK;
+}
+
+int cmd_dev_cost(struct vdpactl *ctx, int argc, char **argv)
+{
+	static const char *const on_off[] = { "off", "on", NULL };
+	uint64_t ns[VSB_COST_MAX + 1] = { 0 };
+	bool given[VSB_COST_MAX + 1] = { false };
+	struct opt opts[VSB_COST_MAX];
+	struct vsb_dev_settings set = { 0 };
+	struct vdpa_client *vsb;
+	unsigned int i, n = 0;
+	const char *what = "dev cost", *dev;
+	int precise = 0, err, status;
+
+	for (i = VSB_COST_FIRST_NS; i <= VSB_COST_LAST_NS; i++)
+		opts[n++] = (struct opt){ .name = vsb_cost_name(i),
+					  .kind = OPT_TIME,
+					  .value = &ns[i],
+					  .max = VSB_COST_MAX_NS,
+					  .given = &given[i] };
+	opts[n++] = (struct opt){ .name = vsb_cost_name(VSB_COST_PRECISE),
+				  .kind = OPT_CHOICE,
+				  .value = &precise,
+				  .choices = on_off,
+				  .given = &given[VSB_COST_PRECISE] };
+
+	if (argc == 0 || !strcmp(argv[0], "help") || !strcmp(argv[0], "-h") ||
+	    !strcmp(argv[0], "--help")) {
+		dev_cost_usage();
+		return argc ? CMD_OK : CMD_USAGE;
+	}
+	dev = argv[0];
+	if (!cmd_opts_ok(opt_parse(what, opts, n, OPT_STYLE_KEYWORDS, argc - 1,
+				   argv + 1),
+			 dev_cost_usage, &status))
+		return status;
+	for (i = VSB_COST_FIRST_NS; i <= VSB_COST_LAST_NS; i++)
+		if (given[i])
+			vsb_cost_set(&set.cost, i, (uint32_t)ns[i]);
+	if (given[VSB_COST_PRECISE])
+		vsb_cost_set(&set.cost, VSB_COST_PRECISE, (uint32_t)precise);
+	if (!set.cost.present)
+		return show_settings(ctx, what, dev, true);
+
+	if (!set_dev_name(&set, what, dev) ||
+	    vsb_open_for(ctx, what, dev, &vsb))
+		return CMD_FAIL;
+	set.present = 1ULL << VSB_A_COST;
+	err = vsb_client_dev_set(vsb, &set);
+	if (err) {
+		vdpa_client_report(vsb, err, "%s %s", what, dev);
+		return CMD_FAIL;
+	}
+	return show_settings(ctx, what, dev, true);
 }
 
 /* DEV_GET's answers, kept to be printed beside each STATE_GET reply. */

@@ -134,6 +134,56 @@ static bool store_number(const char *cmd, const char *shown,
 	return true;
 }
 
+static bool store_time(const char *cmd, const char *shown, const struct opt *o,
+		       const char *arg)
+{
+	char limit[TIME_STR_LEN];
+	size_t number_len;
+	uint64_t ns = 0;
+
+	switch (parse_time_ns(arg, &ns)) {
+	case TIME_PARSE_OK:
+		break;
+	case TIME_PARSE_NOT_A_NUMBER:
+		pr_err("%s: %s \"%s\" is not a time (a number and a unit: ns, us, ms or s)",
+		       cmd, shown, arg);
+		return false;
+	case TIME_PARSE_NEGATIVE:
+		pr_err("%s: %s %s is negative", cmd, shown, arg);
+		return false;
+	case TIME_PARSE_NO_UNIT:
+		pr_err("%s: %s %s has no unit (ns, us, ms or s, as in %sus)",
+		       cmd, shown, arg, arg);
+		return false;
+	case TIME_PARSE_BAD_UNIT:
+		number_len = strspn(arg, "0123456789.");
+		pr_err("%s: %s %s: unknown unit \"%s\" (ns, us, ms or s)", cmd,
+		       shown, arg, arg + number_len);
+		return false;
+	case TIME_PARSE_FRACTION:
+		pr_err("%s: %s %s is not a whole number of nanoseconds", cmd,
+		       shown, arg);
+		return false;
+	case TIME_PARSE_TOO_LARGE:
+		ns = UINT64_MAX;
+		break;
+	}
+	if (ns > o->max) {
+		format_time_ns(o->max, limit, sizeof(limit));
+		pr_err("%s: %s %s is above the maximum, %s", cmd, shown, arg,
+		       limit);
+		return false;
+	}
+	if (ns < o->min) {
+		format_time_ns(o->min, limit, sizeof(limit));
+		pr_err("%s: %s %s is below the minimum, %s", cmd, shown, arg,
+		       limit);
+		return false;
+	}
+	*(uint64_t *)o->value = ns;
+	return true;
+}
+
 static bool store_value(const char *cmd, const char *shown, const struct opt *o,
 			const char *arg)
 {
@@ -144,6 +194,8 @@ static bool store_value(const char *cmd, const char *shown, const struct opt *o,
 	case OPT_UINT:
 	case OPT_U64:
 		return store_number(cmd, shown, o, arg);
+	case OPT_TIME:
+		return store_time(cmd, shown, o, arg);
 	case OPT_CHOICE:
 		idx = match_word(arg, o->choices);
 		if (idx == -2) {

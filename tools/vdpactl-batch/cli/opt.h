@@ -19,6 +19,12 @@ enum opt_kind {
 	OPT_STRING, /* const char * */
 	OPT_STRINGS, /* const char *[capacity], repeatable */
 	OPT_MAC, /* uint8_t[6] */
+	/*
+	 * uint64_t ns in [min, max], from a time with its unit as tc(8)
+	 * takes it: "20us", "2.5ms", "1s" (lib/strparse.h, parse_time_ns()).
+	 * A bare number is refused: "20" could be any unit.
+	 */
+	OPT_TIME,
 };
 
 struct opt {
@@ -27,7 +33,7 @@ struct opt {
 	const char *alias;
 	enum opt_kind kind;
 	void *value;
-	uint64_t min, max; /* OPT_UINT, OPT_U64 */
+	uint64_t min, max; /* OPT_UINT, OPT_U64, OPT_TIME */
 	const char *const *choices; /* OPT_CHOICE, NULL-terminated */
 	unsigned int *count; /* OPT_STRINGS: items stored */
 	unsigned int capacity; /* OPT_STRINGS */

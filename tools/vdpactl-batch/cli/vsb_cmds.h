@@ -13,10 +13,17 @@
 /*
  * "dev batching DEV [ completion M ] [ batch_limit N ]"; @what names the
  * command as the user spelled it ("dev batching", or "dev set" for the
- * old form "dev set DEV completion M batch-limit N").
+ * old form "dev set DEV completion M batch-limit N"). "dev batching DEV"
+ * alone shows the settings; the old form needs something to set.
  */
 int cmd_dev_batching(struct vdpactl *ctx, const char *what, int argc,
 		     char **argv);
+
+/*
+ * "dev cost DEV [ ITEM TIME ]... [ precise { on | off } ]": shows the
+ * device's CVQ cost model, after changing the items given.
+ */
+int cmd_dev_cost(struct vdpactl *ctx, int argc, char **argv);
 
 /* "dev state [ DEV ]". */
 int cmd_dev_state(struct vdpactl *ctx, int argc, char **argv);

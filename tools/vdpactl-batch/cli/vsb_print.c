@@ -9,6 +9,7 @@
 #include "cli/feature_print.h"
 #include "cli/vsb_print.h"
 #include "lib/compat.h"
+#include "lib/log2_hist.h"
 
 #define HIST_BAR_WIDTH 40
 
@@ -20,6 +21,38 @@ void print_vsb_settings(struct output *o, const struct vsb_dev_settings *dev)
 	if (nl_has(dev->present, VSB_A_BATCH_LIMIT))
 		print_uint(o, PRINT_ANY, "batch_limit", "batch_limit %u ",
 			   dev->batch_limit);
+	if (nl_has(dev->present, VSB_A_COST))
+		print_vsb_cost(o, &dev->cost);
+}
+
+void print_vsb_cost(struct output *o, const struct vsb_cost *cost)
+{
+	char key[32], time[TIME_STR_LEN];
+	bool any = false;
+	unsigned int i;
+
+	open_json_object(o, "cost");
+	print_text(o, "cost ");
+	for (i = VSB_COST_FIRST_NS; i <= VSB_COST_LAST_NS; i++) {
+		if (!vsb_cost_has(cost, i) || !vsb_cost_name(i))
+			continue;
+		snprintf(key, sizeof(key), "%s_ns", vsb_cost_name(i));
+		print_u64(o, PRINT_JSON, key, NULL, cost->item[i]);
+		if (!cost->item[i])
+			continue;
+		format_time_ns(cost->item[i], time, sizeof(time));
+		print_text(o, "%s %s ", vsb_cost_name(i), time);
+		any = true;
+	}
+	if (!any)
+		print_text(o, "none ");
+	if (vsb_cost_has(cost, VSB_COST_PRECISE)) {
+		print_bool(o, PRINT_JSON, "precise", NULL,
+			   cost->item[VSB_COST_PRECISE]);
+		print_text(o, "precise %s ",
+			   cost->item[VSB_COST_PRECISE] ? "on" : "off");
+	}
+	close_json_object(o);
 }
 
 static void print_status(struct output *o, uint8_t status)
@@ -239,6 +272,29 @@ void print_vsb_state_summary(struct output *o, const struct vsb_state *st)
 	print_text(o, " offloads 0x%" PRIx64, st->offloads);
 }
 
+void format_time_approx(double ns, bool at_least, char *buf, size_t len)
+{
+	static const struct {
+		double ns;
+		const char *fmt;
+	} units[] = {
+		{ 1e9, "%s%.2fs" },
+		{ 1e6, "%s%.1fms" },
+		{ 1e3, "%s%.1fus" },
+	};
+	const char *prefix = at_least ? ">=" : "";
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (ns >= units[i].ns) {
+			snprintf(buf, len, units[i].fmt, prefix,
+				 ns / units[i].ns);
+			return;
+		}
+	}
+	snprintf(buf, len, "%s%.0fns", prefix, ns);
+}
+
 uint64_t vsb_bucket_low(unsigned int i)
 {
 	return i ? 1ULL << (i - 1) : 0;
@@ -290,6 +346,25 @@ static void print_hist_text(struct output *o, const char *name,
 	}
 }
 
+static bool is_cost_hist(enum vsb_hist_id id)
+{
+	return id == VSB_HIST_ID_COST_NS || id == VSB_HIST_ID_COST_REAL_NS;
+}
+
+/* JSON: the bucket estimates of a cost histogram that counted something. */
+static void print_hist_estimates(struct output *o, const uint64_t *counts)
+{
+	struct log2_hist_estimate median, p99;
+
+	if (log2_hist_quantile(counts, VSB_HIST_BUCKETS, 500, &median) ||
+	    log2_hist_quantile(counts, VSB_HIST_BUCKETS, 990, &p99))
+		return;
+	print_u64(o, PRINT_JSON, "median_estimate_ns", NULL,
+		  (uint64_t)(median.value + 0.5));
+	print_u64(o, PRINT_JSON, "p99_estimate_ns", NULL,
+		  (uint64_t)(p99.value + 0.5));
+}
+
 static void print_hist(struct output *o, enum vsb_hist_id id,
 		       const uint64_t *counts)
 {
@@ -315,7 +390,64 @@ static void print_hist(struct output *o, enum vsb_hist_id id,
 	for (i = 0; i < VSB_HIST_BUCKETS; i++)
 		print_u64(o, PRINT_JSON, NULL, NULL, counts[i]);
 	close_json_array(o);
+	if (is_cost_hist(id))
+		print_hist_estimates(o, counts);
 	close_json_object(o);
+}
+
+/* Text: " median X p99 Y" of a histogram, " none" when it is empty. */
+static void print_text_estimates(struct output *o, const uint64_t *counts)
+{
+	char median_text[VSB_TIME_APPROX_LEN], p99_text[VSB_TIME_APPROX_LEN];
+	struct log2_hist_estimate median, p99;
+
+	if (log2_hist_quantile(counts, VSB_HIST_BUCKETS, 500, &median) ||
+	    log2_hist_quantile(counts, VSB_HIST_BUCKETS, 990, &p99)) {
+		print_text(o, " none");
+		return;
+	}
+	format_time_approx(median.value, median.at_least, median_text,
+			   sizeof(median_text));
+	format_time_approx(p99.value, p99.at_least, p99_text, sizeof(p99_text));
+	print_text(o, " median %s p99 %s", median_text, p99_text);
+}
+
+static bool has_stat(const struct vsb_stats *stats, unsigned int stat)
+{
+	return stats->stat_present & (1ULL << stat);
+}
+
+/*
+ * Text: the cost model's per-operation figures, estimated from their
+ * histograms, and how the device's time split between its own work and
+ * the cost it paid.
+ */
+static void print_cost_summary(struct output *o, const struct vsb_stats *stats)
+{
+	char busy[VSB_TIME_APPROX_LEN], paid[VSB_TIME_APPROX_LEN];
+	uint64_t busy_ns, paid_ns;
+
+	if (o->json)
+		return;
+	if (stats->has_hist[VSB_HIST_ID_COST_NS] &&
+	    stats->has_hist[VSB_HIST_ID_COST_REAL_NS]) {
+		print_text(o, "\n  cost requested");
+		print_text_estimates(o, stats->hist[VSB_HIST_ID_COST_NS]);
+		print_text(o, "  realized");
+		print_text_estimates(o, stats->hist[VSB_HIST_ID_COST_REAL_NS]);
+	}
+	if (!has_stat(stats, VSB_STAT_CVQ_BUSY_NS) ||
+	    !has_stat(stats, VSB_STAT_COST_REAL_NS))
+		return;
+	busy_ns = stats->stat[VSB_STAT_CVQ_BUSY_NS];
+	paid_ns = stats->stat[VSB_STAT_COST_REAL_NS];
+	format_time_approx((double)busy_ns, false, busy, sizeof(busy));
+	format_time_approx((double)paid_ns, false, paid, sizeof(paid));
+	print_text(o, "\n  device time busy %s cost realized %s", busy, paid);
+	if (busy_ns + paid_ns)
+		print_text(o, " (cost %.1f%%)",
+			   100.0 * (double)paid_ns /
+				   ((double)busy_ns + (double)paid_ns));
 }
 
 void print_vsb_stats(struct output *o, const struct vsb_stats *stats)
@@ -332,4 +464,5 @@ void print_vsb_stats(struct output *o, const struct vsb_stats *stats)
 		if (stats->has_hist[i])
 			print_hist(o, (enum vsb_hist_id)i, stats->hist[i]);
 	close_json_object(o);
+	print_cost_summary(o, stats);
 }

@@ -10,8 +10,18 @@
 #include "cli/output.h"
 #include "netlink/vsb_msg.h"
 
-/* "completion batch batch_limit 0" members of an open object. */
+/*
+ * "completion batch batch_limit 0 cost ..." members of an open object,
+ * the cost model when the device reports one (print_vsb_cost()).
+ */
 void print_vsb_settings(struct output *o, const struct vsb_dev_settings *dev);
+
+/*
+ * The cost model as the member "cost": text "cost op 20us cmd 1us
+ * precise off " (items at 0 left out, "cost none" if all are), JSON
+ * {"op_ns": 20000, ..., "precise": false} with every item reported.
+ */
+void print_vsb_cost(struct output *o, const struct vsb_cost *cost);
 
 /* Every state member of an open object; text starts each group on a line. */
 void print_vsb_state(struct output *o, const struct vsb_state *st);
@@ -28,6 +38,14 @@ void print_vsb_stats(struct output *o, const struct vsb_stats *stats);
 /* "1-4094" or "1 3-5 9"; fits any set in VSB_VLAN_TEXT_LEN. */
 #define VSB_VLAN_TEXT_LEN (VSB_VLAN_IDS * 6)
 unsigned int format_vlan_ranges(const uint8_t *vlans, char *buf, size_t len);
+
+/*
+ * A time in ns the way tc prints one, 3 digits at most after the point in
+ * the largest unit under it: "850ns", "24.6us", "1.5ms", "2.00s"; ">="
+ * first for a lower bound. VSB_TIME_APPROX_LEN fits any.
+ */
+#define VSB_TIME_APPROX_LEN 40
+void format_time_approx(double ns, bool at_least, char *buf, size_t len);
 
 /* Lower bound of histogram bucket @i: 0, 1, 2, 4, ... */
 uint64_t vsb_bucket_low(unsigned int i);

@@ -4,8 +4,11 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 #include "lib/strparse.h"
 
@@ -60,4 +63,128 @@ void format_mac(const uint8_t mac[MAC_LEN], char buf[MAC_STR_LEN])
 {
 	snprintf(buf, MAC_STR_LEN, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0],
 		 mac[1], mac[2], mac[3], mac[4], mac[5]);
+}
+
+static const struct time_unit {
+	const char *name;
+	uint64_t ns;
+} time_units[] = {
+	{ "ns", 1 },	     { "nsec", 1 },	    { "nsecs", 1 },
+	{ "us", 1000 },	     { "usec", 1000 },	    { "usecs", 1000 },
+	{ "ms", 1000000 },   { "msec", 1000000 },   { "msecs", 1000000 },
+	{ "s", 1000000000 }, { "sec", 1000000000 }, { "secs", 1000000000 },
+};
+
+static const struct time_unit *find_time_unit(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(time_units) / sizeof(time_units[0]); i++)
+		if (!strcasecmp(name, time_units[i].name))
+			return &time_units[i];
+	return NULL;
+}
+
+/* Digits at *p into *v (saturating past UINT64_MAX); how many there were. */
+static size_t take_digits(const char **p, uint64_t *v, bool *overflow)
+{
+	size_t n = 0;
+
+	for (; isdigit((unsigned char)**p); (*p)++, n++) {
+		unsigned int d = (unsigned int)(**p - '0');
+
+		if (*v > (UINT64_MAX - d) / 10)
+			*overflow = true;
+		else
+			*v = *v * 10 + d;
+	}
+	return n;
+}
+
+enum time_parse parse_time_ns(const char *s, uint64_t *ns)
+{
+	uint64_t whole = 0, frac = 0, scale = 1, value;
+	const struct time_unit *unit;
+	bool overflow = false;
+	size_t frac_digits = 0;
+	const char *p = s;
+
+	if (!s)
+		return TIME_PARSE_NOT_A_NUMBER;
+	if (*p == '-') {
+		/* Say "negative" only of what would otherwise be a time. */
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return TIME_PARSE_NOT_A_NUMBER;
+		return TIME_PARSE_NEGATIVE;
+	}
+	if (!take_digits(&p, &whole, &overflow))
+		return TIME_PARSE_NOT_A_NUMBER;
+	if (*p == '.') {
+		p++;
+		for (; isdigit((unsigned char)*p); p++, frac_digits++) {
+			/* Past 18 digits only zeros can still be exact. */
+			if (frac_digits >= 18) {
+				if (*p != '0')
+					return TIME_PARSE_FRACTION;
+				continue;
+			}
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			scale *= 10;
+		}
+		if (!frac_digits)
+			return TIME_PARSE_NOT_A_NUMBER;
+	}
+	if (!*p)
+		return TIME_PARSE_NO_UNIT;
+	unit = find_time_unit(p);
+	if (!unit)
+		return TIME_PARSE_BAD_UNIT;
+	if (overflow || whole > UINT64_MAX / unit->ns)
+		return TIME_PARSE_TOO_LARGE;
+	value = whole * unit->ns;
+	/*
+	 * frac / scale of the unit, both powers of 10 (scale = 10^k, the
+	 * unit 10^m): exact when frac ends in k - m zeros. It is below the
+	 * unit, so below 1e9, and cannot overflow.
+	 */
+	if (frac) {
+		uint64_t unit_ns = unit->ns, part;
+
+		while (scale > 1 && unit_ns > 1) {
+			scale /= 10;
+			unit_ns /= 10;
+		}
+		if (frac % scale)
+			return TIME_PARSE_FRACTION;
+		part = frac / scale * unit_ns;
+		if (value > UINT64_MAX - part)
+			return TIME_PARSE_TOO_LARGE;
+		value += part;
+	}
+	*ns = value;
+	return TIME_PARSE_OK;
+}
+
+void format_time_ns(uint64_t ns, char *buf, size_t len)
+{
+	static const struct {
+		uint64_t ns;
+		const char *name;
+	} units[] = {
+		{ 1000000000, "s" },
+		{ 1000000, "ms" },
+		{ 1000, "us" },
+	};
+	size_t i;
+
+	for (i = 0; ns && i < sizeof(units) / sizeof(units[0]); i++) {
+		if (ns % units[i].ns == 0) {
+			snprintf(buf, len, "%llu%s",
+				 (unsigned long long)(ns / units[i].ns),
+				 units[i].name);
+			return;
+		}
+	}
+	snprintf(buf, len, "%lluns", (unsigned long long)ns);
 }

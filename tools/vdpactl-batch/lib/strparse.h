@@ -5,6 +5,7 @@
 #ifndef VDPACTL_STRPARSE_H
 #define VDPACTL_STRPARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define MAC_LEN 6
@@ -20,5 +21,32 @@ int parse_u64(const char *s, int base, uint64_t min, uint64_t max,
 /* "aa:bb:cc:dd:ee:ff"; -EINVAL otherwise. */
 int parse_mac(const char *s, uint8_t mac[MAC_LEN]);
 void format_mac(const uint8_t mac[MAC_LEN], char buf[MAC_STR_LEN]);
+
+/* Why parse_time_ns() refused a time. */
+enum time_parse {
+	TIME_PARSE_OK,
+	TIME_PARSE_NOT_A_NUMBER, /* "", "abc", "+5us", "1.us", ".5us" */
+	TIME_PARSE_NEGATIVE, /* "-5us" */
+	TIME_PARSE_NO_UNIT, /* "20": a bare number */
+	TIME_PARSE_BAD_UNIT, /* "20xs" */
+	TIME_PARSE_FRACTION, /* "1.5ns": not a whole number of ns */
+	TIME_PARSE_TOO_LARGE, /* past UINT64_MAX ns */
+};
+
+/*
+ * A time as tc(8) takes it: a decimal number ("2", "2.5") and a unit,
+ * ns (nsec, nsecs), us (usec, usecs), ms (msec, msecs) or s (sec, secs),
+ * case-insensitive, no blanks. Exact: no float on the way, so "1.5ns"
+ * is refused rather than rounded. @ns is set only on TIME_PARSE_OK.
+ */
+enum time_parse parse_time_ns(const char *s, uint64_t *ns);
+
+/*
+ * @ns in the largest unit that keeps it exact, as iproute2 prints
+ * times: 20000 -> "20us", 1500 -> "1500ns", 0 -> "0ns", 2000000000 ->
+ * "2s". Fits any value in TIME_STR_LEN.
+ */
+#define TIME_STR_LEN sizeof("18446744073709551615ns")
+void format_time_ns(uint64_t ns, char *buf, size_t len);
 
 #endif

@@ -130,14 +130,12 @@ static struct nlmsghdr *change_request(struct vdpa_client *c, uint8_t cmd)
 	return nl_gen_prepare(&c->nl, cmd, NLM_F_REQUEST | NLM_F_ACK);
 }
 
-int vsb_client_dev_set(struct vdpa_client *c, const char *name,
-		       bool has_completion, uint8_t completion,
-		       bool has_batch_limit, uint32_t batch_limit)
+int vsb_client_dev_set(struct vdpa_client *c,
+		       const struct vsb_dev_settings *set)
 {
 	struct nlmsghdr *nlh = change_request(c, VSB_CMD_DEV_SET);
 
-	vsb_msg_put_dev_set(nlh, name, has_completion, completion,
-			    has_batch_limit, batch_limit);
+	vsb_msg_put_dev_set(nlh, set);
 	return nl_gen_sndrcv(&c->nl, nlh, NULL, NULL);
 }
 

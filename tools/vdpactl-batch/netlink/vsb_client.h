@@ -26,10 +26,12 @@ int vsb_client_stats_get(struct vdpa_client *c, const char *name,
 int vsb_client_state_get(struct vdpa_client *c, const char *name,
 			 vsb_state_cb cb, void *data);
 
-/* Changes; the kernel wants CAP_NET_ADMIN. */
-int vsb_client_dev_set(struct vdpa_client *c, const char *name,
-		       bool has_completion, uint8_t completion,
-		       bool has_batch_limit, uint32_t batch_limit);
+/*
+ * Changes; the kernel wants CAP_NET_ADMIN. DEV_SET changes what @set
+ * has (vsb_msg_put_dev_set()) on the device @set->name.
+ */
+int vsb_client_dev_set(struct vdpa_client *c,
+		       const struct vsb_dev_settings *set);
 int vsb_client_stats_reset(struct vdpa_client *c, const char *name);
 /* The link status the driver sees; an announcement request to it. */
 int vsb_client_link_set(struct vdpa_client *c, const char *name, bool up);

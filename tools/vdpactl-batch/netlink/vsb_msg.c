@@ -39,6 +39,9 @@ static const struct nl_attr_rule vsb_rules[VSB_A_MAX + 1] = {
 	[VSB_A_RSS_TABLE] = { NL_ATTR_ARRAY, 2, 2 * VSB_RSS_TABLE_MAX },
 	[VSB_A_RSS_UNCLASSIFIED] = { NL_ATTR_FIXED, 2 },
 	[VSB_A_RSS_STEERING] = { NL_ATTR_FLAG, 0 },
+	[VSB_A_COST] = { NL_ATTR_NEST, 0 },
+	[VSB_A_HIST_COST_NS] = { NL_ATTR_NEST, 0 },
+	[VSB_A_HIST_COST_REAL_NS] = { NL_ATTR_NEST, 0 },
 };
 
 static const struct nl_attr_policy vsb_policy = {
@@ -69,6 +72,29 @@ static int parse_table(const struct nlmsghdr *nlh, struct vsb_table *t,
 	return 0;
 }
 
+static int cost_visit(const struct nlattr *attr, void *data, const char **what)
+{
+	struct vsb_cost *cost = data;
+	uint16_t type = mnl_attr_get_type(attr);
+	uint16_t len = mnl_attr_get_payload_len(attr);
+
+	if (type >= VSB_COST_FIRST_NS && type <= VSB_COST_LAST_NS) {
+		if (len != sizeof(uint32_t)) {
+			*what = "cost item of the wrong size";
+			return -EBADMSG;
+		}
+		vsb_cost_set(cost, type, mnl_attr_get_u32(attr));
+	} else if (type == VSB_COST_PRECISE) {
+		if (len != sizeof(uint8_t)) {
+			*what = "cost item of the wrong size";
+			return -EBADMSG;
+		}
+		vsb_cost_set(cost, type, mnl_attr_get_u8(attr) ? 1 : 0);
+	}
+	/* type 0 and a newer kernel's items are skipped */
+	return 0;
+}
+
 int vsb_msg_parse_dev(const struct nlmsghdr *nlh, struct vsb_dev_settings *dev,
 		      const char **what)
 {
@@ -84,6 +110,9 @@ int vsb_msg_parse_dev(const struct nlmsghdr *nlh, struct vsb_dev_settings *dev,
 		dev->completion = mnl_attr_get_u8(t.tb[VSB_A_COMPLETION]);
 	if (t.tb[VSB_A_BATCH_LIMIT])
 		dev->batch_limit = mnl_attr_get_u32(t.tb[VSB_A_BATCH_LIMIT]);
+	if (t.tb[VSB_A_COST])
+		return nl_attr_walk_nest(t.tb[VSB_A_COST], cost_visit,
+					 &dev->cost, what);
 	return 0;
 }
 
@@ -132,6 +161,8 @@ static const int hist_attr[VSB_HIST_IDS] = {
 	[VSB_HIST_ID_CMDS_PER_BATCH] = VSB_A_HIST_CMDS_PER_BATCH,
 	[VSB_HIST_ID_CMD_NS] = VSB_A_HIST_CMD_NS,
 	[VSB_HIST_ID_KICK_NS] = VSB_A_HIST_KICK_NS,
+	[VSB_HIST_ID_COST_NS] = VSB_A_HIST_COST_NS,
+	[VSB_HIST_ID_COST_REAL_NS] = VSB_A_HIST_COST_REAL_NS,
 };
 
 int vsb_msg_parse_stats(const struct nlmsghdr *nlh, struct vsb_stats *stats,
@@ -265,15 +296,30 @@ void vsb_msg_put_dev_name(struct nlmsghdr *nlh, const char *name)
 	mnl_attr_put_strz(nlh, VSB_A_DEV_NAME, name);
 }
 
-void vsb_msg_put_dev_set(struct nlmsghdr *nlh, const char *name,
-			 bool has_completion, uint8_t completion,
-			 bool has_batch_limit, uint32_t batch_limit)
+static void put_cost(struct nlmsghdr *nlh, const struct vsb_cost *cost)
 {
-	vsb_msg_put_dev_name(nlh, name);
-	if (has_completion)
-		mnl_attr_put_u8(nlh, VSB_A_COMPLETION, completion);
-	if (has_batch_limit)
-		mnl_attr_put_u32(nlh, VSB_A_BATCH_LIMIT, batch_limit);
+	struct nlattr *nest = mnl_attr_nest_start(nlh, VSB_A_COST);
+	unsigned int i;
+
+	for (i = VSB_COST_FIRST_NS; i <= VSB_COST_LAST_NS; i++)
+		if (vsb_cost_has(cost, i))
+			mnl_attr_put_u32(nlh, (uint16_t)i, cost->item[i]);
+	if (vsb_cost_has(cost, VSB_COST_PRECISE))
+		mnl_attr_put_u8(nlh, VSB_COST_PRECISE,
+				cost->item[VSB_COST_PRECISE] ? 1 : 0);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+void vsb_msg_put_dev_set(struct nlmsghdr *nlh,
+			 const struct vsb_dev_settings *set)
+{
+	vsb_msg_put_dev_name(nlh, set->name);
+	if (nl_has(set->present, VSB_A_COMPLETION))
+		mnl_attr_put_u8(nlh, VSB_A_COMPLETION, set->completion);
+	if (nl_has(set->present, VSB_A_BATCH_LIMIT))
+		mnl_attr_put_u32(nlh, VSB_A_BATCH_LIMIT, set->batch_limit);
+	if (nl_has(set->present, VSB_A_COST) && set->cost.present)
+		put_cost(nlh, &set->cost);
 }
 
 void vsb_msg_put_link(struct nlmsghdr *nlh, const char *name, bool up)
@@ -303,6 +349,10 @@ static const char *const stat_names[VSB_STAT_MAX + 1] = {
 	[VSB_STAT_NOTIFICATIONS] = "notifications",
 	[VSB_STAT_REDUNDANT] = "redundant",
 	[VSB_STAT_FILTER_UPDATES] = "filter_updates",
+	[VSB_STAT_COST_OPS] = "cost_ops",
+	[VSB_STAT_COST_NS] = "cost_ns",
+	[VSB_STAT_COST_REAL_NS] = "cost_real_ns",
+	[VSB_STAT_CVQ_BUSY_NS] = "cvq_busy_ns",
 };
 
 const char *vsb_stat_name(unsigned int stat)
@@ -316,7 +366,30 @@ const char *vsb_hist_name(enum vsb_hist_id id)
 		[VSB_HIST_ID_CMDS_PER_BATCH] = "cmds_per_batch",
 		[VSB_HIST_ID_CMD_NS] = "cmd_ns",
 		[VSB_HIST_ID_KICK_NS] = "kick_ns",
+		[VSB_HIST_ID_COST_NS] = "cost_ns",
+		[VSB_HIST_ID_COST_REAL_NS] = "cost_real_ns",
 	};
 
 	return id < VSB_HIST_IDS ? names[id] : NULL;
+}
+
+const char *vsb_cost_name(unsigned int item)
+{
+	static const char *const names[VSB_COST_MAX + 1] = {
+		[VSB_COST_OP] = "op",
+		[VSB_COST_CMD] = "cmd",
+		[VSB_COST_RX] = "rx",
+		[VSB_COST_MAC] = "mac",
+		[VSB_COST_MAC_TABLE] = "mac_table",
+		[VSB_COST_VLAN] = "vlan",
+		[VSB_COST_ANNOUNCE] = "announce",
+		[VSB_COST_MQ] = "mq",
+		[VSB_COST_RSS] = "rss",
+		[VSB_COST_OFFLOADS] = "offloads",
+		[VSB_COST_COAL] = "coal",
+		[VSB_COST_STATS] = "stats",
+		[VSB_COST_PRECISE] = "precise",
+	};
+
+	return item < ARRAY_SIZE(names) ? names[item] : NULL;
 }

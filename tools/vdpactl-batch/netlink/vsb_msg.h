@@ -28,19 +28,50 @@
 #define VSB_RSS_TABLE_MAX 128
 #define VSB_VLAN_IDS (VSB_VLAN_BYTES * 8)
 
-/* DEV_GET */
+/*
+ * VSB_A_COST, the CVQ cost model: item[VSB_COST_OP..VSB_COST_STATS] in
+ * ns, item[VSB_COST_PRECISE] 0 or 1; @present has a bit per item given.
+ */
+struct vsb_cost {
+	uint32_t present; /* BIT(VSB_COST_*) */
+	uint32_t item[VSB_COST_MAX + 1];
+};
+
+/* The first and last of the items in ns. */
+#define VSB_COST_FIRST_NS VSB_COST_OP
+#define VSB_COST_LAST_NS VSB_COST_STATS
+
+static inline bool vsb_cost_has(const struct vsb_cost *cost, unsigned int item)
+{
+	return item <= VSB_COST_MAX && (cost->present & (1u << item));
+}
+
+static inline void vsb_cost_set(struct vsb_cost *cost, unsigned int item,
+				uint32_t value)
+{
+	cost->item[item] = value;
+	cost->present |= 1u << item;
+}
+
+/*
+ * DEV_GET replies; also what DEV_SET sends (vsb_msg_put_dev_set()), a
+ * change being the attributes in @present and the items in cost.present.
+ */
 struct vsb_dev_settings {
 	nl_attr_set present;
 	char name[VDPA_NAME_LEN];
 	uint8_t completion; /* enum vsb_genl_completion */
 	uint32_t batch_limit;
+	struct vsb_cost cost; /* with VSB_A_COST */
 };
 
-/* The three histograms of STATS_GET, in reply order. */
+/* The histograms of STATS_GET, in reply order. */
 enum vsb_hist_id {
 	VSB_HIST_ID_CMDS_PER_BATCH,
 	VSB_HIST_ID_CMD_NS,
 	VSB_HIST_ID_KICK_NS,
+	VSB_HIST_ID_COST_NS, /* each operation's requested cost */
+	VSB_HIST_ID_COST_REAL_NS, /* what it realized */
 	VSB_HIST_IDS,
 };
 
@@ -99,9 +130,13 @@ static inline void vsb_vlan_assign(uint8_t *vlans, unsigned int vid, bool on)
 
 /* Request bodies; @nlh comes from nl_gen_prepare(). */
 void vsb_msg_put_dev_name(struct nlmsghdr *nlh, const char *name);
-void vsb_msg_put_dev_set(struct nlmsghdr *nlh, const char *name,
-			 bool has_completion, uint8_t completion,
-			 bool has_batch_limit, uint32_t batch_limit);
+/*
+ * DEV_SET for @set->name: COMPLETION and BATCH_LIMIT when in
+ * @set->present, and when VSB_A_COST is, a VSB_A_COST nest with only the
+ * items in set->cost.present (the kernel changes only those).
+ */
+void vsb_msg_put_dev_set(struct nlmsghdr *nlh,
+			 const struct vsb_dev_settings *set);
 void vsb_msg_put_link(struct nlmsghdr *nlh, const char *name, bool up);
 
 /* Reply parsers: 0, or -EBADMSG with @what naming the problem. */
@@ -117,5 +152,10 @@ const char *vsb_completion_name(uint8_t completion);
 /* The stat's JSON/text name, NULL for a stat this tool does not know. */
 const char *vsb_stat_name(unsigned int stat);
 const char *vsb_hist_name(enum vsb_hist_id id);
+/*
+ * A cost item's keyword ("op", "mac_table", "precise"), NULL for one
+ * this tool does not know; JSON adds "_ns" to the items in ns.
+ */
+const char *vsb_cost_name(unsigned int item);
 
 #endif

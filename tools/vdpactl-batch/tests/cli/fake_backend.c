@@ -23,9 +23,25 @@
 /* What the fake device has processed, across sessions, as vstats show. */
 static uint64_t fake_commands_done;
 
+/* vdpa0's cost model; DEV_SET changes the items it is given. */
+static struct vsb_cost fake_cost;
+
+static void fake_cost_reset(void)
+{
+	unsigned int i;
+
+	fake_cost = (struct vsb_cost){ 0 };
+	for (i = VSB_COST_OP; i <= VSB_COST_PRECISE; i++)
+		vsb_cost_set(&fake_cost, i, 0);
+	fake_cost.item[VSB_COST_OP] = 20000;
+	fake_cost.item[VSB_COST_CMD] = 1000;
+	fake_cost.item[VSB_COST_VLAN] = 3000;
+}
+
 void fake_backend_reset(void)
 {
 	fake_commands_done = 0;
+	fake_cost_reset();
 }
 
 static bool known(const char *name)
@@ -186,12 +202,15 @@ int vsb_client_dev_get(struct vdpa_client *c, const char *name, vsb_dev_cb cb,
 {
 	struct vsb_dev_settings dev = {
 		.present = 1ULL << VSB_A_DEV_NAME | 1ULL << VSB_A_COMPLETION |
-			   1ULL << VSB_A_BATCH_LIMIT,
+			   1ULL << VSB_A_BATCH_LIMIT | 1ULL << VSB_A_COST,
 		.name = "vdpa0",
 		.completion = VSB_COMPLETION_MODE_BATCH,
 	};
 
 	(void)c;
+	if (!fake_cost.present)
+		fake_cost_reset();
+	dev.cost = fake_cost;
 	if (name && !is_vsb(name))
 		return -ENODEV;
 	return cb(&dev, data);
@@ -231,7 +250,7 @@ int vsb_client_stats_get(struct vdpa_client *c, const char *name,
 		.name = "vdpa0",
 		.stat_present = 1ULL << VSB_STAT_COMMANDS |
 				1ULL << VSB_STAT_BATCHES,
-		.has_hist = { true, true, true },
+		.has_hist = { true, true, true, true, true },
 	};
 
 	(void)c;
@@ -243,22 +262,50 @@ int vsb_client_stats_get(struct vdpa_client *c, const char *name,
 	stats.hist[VSB_HIST_ID_CMD_NS][8] = 20; /* [128, 256) ns */
 	stats.hist[VSB_HIST_ID_CMD_NS][10] = 10;
 	stats.hist[VSB_HIST_ID_KICK_NS][31] = 1;
+	/*
+	 * The cost model: 10 operations, requested 20000 ns each ([16384,
+	 * 32768)), realized 9 in that bucket and 1 in [32768, 65536).
+	 */
+	stats.stat_present |=
+		1ULL << VSB_STAT_COST_OPS | 1ULL << VSB_STAT_COST_NS |
+		1ULL << VSB_STAT_COST_REAL_NS | 1ULL << VSB_STAT_CVQ_BUSY_NS;
+	stats.stat[VSB_STAT_COST_OPS] = 10;
+	stats.stat[VSB_STAT_COST_NS] = 200000;
+	stats.stat[VSB_STAT_COST_REAL_NS] = 240000;
+	stats.stat[VSB_STAT_CVQ_BUSY_NS] = 60000;
+	stats.hist[VSB_HIST_ID_COST_NS][15] = 10;
+	stats.hist[VSB_HIST_ID_COST_REAL_NS][15] = 9;
+	stats.hist[VSB_HIST_ID_COST_REAL_NS][16] = 1;
 	return cb(&stats, data);
 }
 
-int vsb_client_dev_set(struct vdpa_client *c, const char *name,
-		       bool has_completion, uint8_t completion,
-		       bool has_batch_limit, uint32_t batch_limit)
+int vsb_client_dev_set(struct vdpa_client *c,
+		       const struct vsb_dev_settings *set)
 {
+	unsigned int i;
+
 	(void)c;
-	(void)has_completion;
-	(void)has_batch_limit;
-	(void)batch_limit;
-	if (name && !strcmp(name, "vdpa3"))
+	if (!strcmp(set->name, "vdpa3"))
 		return -EPERM;
-	if (!is_vsb(name))
+	if (!is_vsb(set->name))
 		return -ENODEV;
-	return completion <= VSB_COMPLETION_MODE_BATCH ? 0 : -EINVAL;
+	if (nl_has(set->present, VSB_A_COMPLETION) &&
+	    set->completion > VSB_COMPLETION_MODE_BATCH)
+		return -EINVAL;
+	if (!nl_has(set->present, VSB_A_COST))
+		return 0;
+	if (!fake_cost.present)
+		fake_cost_reset();
+	/* As the module: only the items given change. */
+	for (i = VSB_COST_OP; i <= VSB_COST_PRECISE; i++) {
+		if (!vsb_cost_has(&set->cost, i))
+			continue;
+		if (i != VSB_COST_PRECISE &&
+		    set->cost.item[i] > VSB_COST_MAX_NS)
+			return -EINVAL;
+		fake_cost.item[i] = set->cost.item[i];
+	}
+	return 0;
 }
 
 int vsb_client_stats_reset(struct vdpa_client *c, const char *name)

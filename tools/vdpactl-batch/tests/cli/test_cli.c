@@ -180,13 +180,45 @@ static const struct cli_case cases[] = {
 	{ CMD_OK, "dev batching vdpa0 batch_limit 0" },
 	{ CMD_OK, "dev batching vdpa0 completion batch batch-limit 8" },
 	{ CMD_OK, "dev b vdpa0 comp imm batch 4" },
-	{ CMD_USAGE, "dev batching vdpa0" },
+	{ CMD_OK, "dev batching vdpa0" }, /* shows the settings */
+	{ CMD_OK, "-j dev batching vdpa0" },
+	{ CMD_FAIL, "dev batching vdpa2" }, /* not the module's */
 	{ CMD_USAGE, "dev batching vdpa0 completion sometimes" },
 	{ CMD_USAGE, "dev batching vdpa0 batch_limit 1 batch-limit 2" },
 	{ CMD_FAIL,
 	  "dev batching vdpa2 completion batch" }, /* not the module's */
 	{ CMD_OK, "dev batching help" },
-	{ CMD_OK, "dev c" }, /* config: the module's command is not "c..." */
+	/* config or cost: ambiguous since "dev cost" */
+	{ CMD_USAGE, "dev c" },
+	{ CMD_OK, "dev con" },
+	/* dev cost: the CVQ cost model */
+	{ CMD_OK, "dev cost help" },
+	{ CMD_OK, "dev cost vdpa0 help" },
+	{ CMD_USAGE, "dev cost" },
+	{ CMD_OK, "dev cost vdpa0" },
+	{ CMD_OK, "-j dev cost vdpa0" },
+	{ CMD_OK, "dev cost vdpa0 op 20us cmd 1us rx 1ns mac 2.5us "
+		  "mac_table 1ms vlan 3us announce 0ns mq 1s rss 4usec "
+		  "offloads 5msecs coal 6nsec stats 0.5s precise on" },
+	{ CMD_OK, "dev cost vdpa0 precise off" },
+	{ CMD_OK, "dev cost vdpa0 op 0s" },
+	{ CMD_OK, "dev cos vdpa0 op 1us pre on" },
+	{ CMD_USAGE, "dev cost vdpa0 o 1us" }, /* op or offloads */
+	{ CMD_USAGE, "dev co vdpa0" }, /* config or cost */
+	{ CMD_USAGE, "dev cost vdpa0 op 20" }, /* no unit */
+	{ CMD_USAGE, "dev cost vdpa0 op -1us" },
+	{ CMD_USAGE, "dev cost vdpa0 op 1xs" },
+	{ CMD_USAGE, "dev cost vdpa0 op 1.5ns" },
+	{ CMD_USAGE, "dev cost vdpa0 op 1001ms" }, /* above 1 s */
+	{ CMD_USAGE, "dev cost vdpa0 op 1us op 2us" },
+	{ CMD_USAGE, "dev cost vdpa0 bogus 1us" },
+	{ CMD_USAGE, "dev cost vdpa0 m 1us" }, /* mac, mac_table, mq */
+	{ CMD_USAGE, "dev cost vdpa0 precise maybe" },
+	{ CMD_USAGE, "dev cost vdpa0 op" },
+	{ CMD_FAIL, "dev cost vdpa2" }, /* not the module's */
+	{ CMD_FAIL, "dev cost vdpa2 op 1us" },
+	{ CMD_FAIL, "dev cost vdpa3 op 1us" }, /* EPERM */
+	{ CMD_FAIL, "dev cost vdpa0123456789012345678901234567890123 op 1us" },
 	{ CMD_OK, "dev state" },
 	{ CMD_OK, "dev state vdpa0" },
 	{ CMD_OK, "-j dev state vdpa0" },
@@ -606,6 +638,8 @@ static void man_page_lists_every_json_key(void **state)
 		"-j inject next-loop --dev vdpa0",
 		"-j inject next-loop --dev vdpa2",
 		"-j inject list",
+		"-j dev cost vdpa0",
+		"-j dev batching vdpa0",
 	};
 	char *man = man_output_section(), *out;
 	unsigned int i, missing = 0;
@@ -864,13 +898,20 @@ static void iproute2_shaped_output(void **state)
 	free(out);
 }
 
+#define FAKE_COST_JSON                                                  \
+	"\"cost\":{\"op_ns\":20000,\"cmd_ns\":1000,\"rx_ns\":0,"        \
+	"\"mac_ns\":0,\"mac_table_ns\":0,\"vlan_ns\":3000,"             \
+	"\"announce_ns\":0,\"mq_ns\":0,\"rss_ns\":0,\"offloads_ns\":0," \
+	"\"coal_ns\":0,\"stats_ns\":0,\"precise\":false}"
+
 static void module_state_and_stats(void **state)
 {
 	char *out;
 
 	assert_int_equal(run_cli(*state, "-j dev state vdpa0", &out), CMD_OK);
 	expect_contains(out, "{\"state\":{\"vdpa0\":{\"completion\":"
-			     "\"batch\",\"batch_limit\":0,\"status\":15,"
+			     "\"batch\",\"batch_limit\":0," FAKE_COST_JSON
+			     ",\"status\":15,"
 			     "\"status_bits\":[\"ACKNOWLEDGE\",\"DRIVER\","
 			     "\"FEATURES_OK\",\"DRIVER_OK\"],"
 			     "\"mac\":\"02:00:00:00:00:01\","
@@ -882,7 +923,8 @@ static void module_state_and_stats(void **state)
 			     "\"offloads\":[\"GUEST_CSUM\"]}}}\n");
 	free(out);
 	assert_int_equal(run_cli(*state, "dev state vdpa0", &out), CMD_OK);
-	expect_contains(out, "vdpa0: completion batch batch_limit 0 status "
+	expect_contains(out, "vdpa0: completion batch batch_limit 0 cost op "
+			     "20us cmd 1us vlan 3us precise off status "
 			     "0x0f ACKNOWLEDGE DRIVER FEATURES_OK DRIVER_OK\n"
 			     "  mac 02:00:00:00:00:01 rx_modes promisc\n"
 			     "  uni_macs 02:00:00:aa:00:01 overflow false\n"
@@ -891,7 +933,9 @@ static void module_state_and_stats(void **state)
 			     "  offloads GUEST_CSUM\n");
 	free(out);
 	assert_int_equal(run_cli(*state, "stats vdpa0", &out), CMD_OK);
-	expect_contains(out, "vdpa0: module commands 30 batches 1 \n"
+	expect_contains(out, "vdpa0: module commands 30 batches 1 cost_ops 10 "
+			     "cost_ns 200000 cost_real_ns 240000 "
+			     "cvq_busy_ns 60000 \n"
 			     "  cmds_per_batch total 1\n"
 			     "    [16, 32)                                1 "
 			     "########################################\n"
@@ -903,15 +947,106 @@ static void module_state_and_stats(void **state)
 			     "####################\n"
 			     "  kick_ns total 1\n"
 			     "    [1073741824, inf) ns                    1 ");
+	/*
+	 * Bucket estimates: 10 requested in [16384, 32768), rank 5 and
+	 * rank 10 of 10; realized 9 there and 1 in [32768, 65536).
+	 */
+	expect_contains(out, "\n  cost requested median 23.8us p99 31.9us"
+			     "  realized median 24.6us p99 49.2us\n"
+			     "  device time busy 60.0us cost realized 240.0us"
+			     " (cost 80.0%)\n");
 	free(out);
 	assert_int_equal(run_cli(*state, "-j stats vdpa0", &out), CMD_OK);
 	expect_contains(out, "\"module\":{\"vdpa0\":{\"counters\":"
-			     "{\"commands\":30,\"batches\":1},"
+			     "{\"commands\":30,\"batches\":1,\"cost_ops\":10,"
+			     "\"cost_ns\":200000,\"cost_real_ns\":240000,"
+			     "\"cvq_busy_ns\":60000},"
 			     "\"histograms\":{\"cmds_per_batch\":"
 			     "{\"unit\":\"commands\",\"total\":1,"
 			     "\"lower_bounds\":[0,1,2,4,8,16,32,");
 	expect_contains(out, ",1073741824],\"counts\":[0,0,0,0,0,1,0,");
 	expect_contains(out, "{\"vstats\":{\"vdpa0\":{\"queue_type\"");
+	expect_contains(out, "\"cost_real_ns\":{\"unit\":\"ns\",\"total\":10,");
+	expect_contains(out, ",0],\"median_estimate_ns\":24576,"
+			     "\"p99_estimate_ns\":49152}");
+	free(out);
+}
+
+static void cost_model(void **state)
+{
+	char *out, *err;
+
+	/* Shown: items at 0 left out in text, all of them in JSON. */
+	assert_int_equal(run_cli(*state, "dev cost vdpa0", &out), CMD_OK);
+	assert_string_equal(
+		out, "vdpa0: cost op 20us cmd 1us vlan 3us precise off \n");
+	free(out);
+	assert_int_equal(run_cli(*state, "-j dev cost vdpa0", &out), CMD_OK);
+	assert_string_equal(out,
+			    "{\"dev\":{\"vdpa0\":{" FAKE_COST_JSON "}}}\n");
+	free(out);
+
+	/* Set: only the items given change; then the whole model is shown. */
+	assert_int_equal(run_cli(*state,
+				 "dev cost vdpa0 op 5us mq 1.5us precise on",
+				 &out),
+			 CMD_OK);
+	assert_string_equal(
+		out,
+		"vdpa0: cost op 5us cmd 1us vlan 3us mq 1500ns precise on \n");
+	free(out);
+	assert_int_equal(run_cli(*state,
+				 "dev cost vdpa0 op 0ns cmd 0s vlan 0us", &out),
+			 CMD_OK);
+	assert_string_equal(out, "vdpa0: cost none precise off \n");
+	free(out);
+	assert_int_equal(run_cli(*state, "-j dev cost vdpa0 stats 1s", &out),
+			 CMD_OK);
+	expect_contains(out, "\"stats_ns\":1000000000,\"precise\":false}");
+	free(out);
+
+	/* Refused before anything is sent, naming the argument and why. */
+	assert_int_equal(run_cli_io(*state, "dev cost vdpa0 op 20", &out, &err),
+			 CMD_USAGE);
+	assert_string_equal(out, "");
+	expect_contains(err, "dev cost: op 20 has no unit (ns, us, ms or s, "
+			     "as in 20us)\n");
+	free(out);
+	free(err);
+	assert_int_equal(run_cli_io(*state, "dev cost vdpa0 vlan 1001ms", &out,
+				    &err),
+			 CMD_USAGE);
+	expect_contains(err,
+			"dev cost: vlan 1001ms is above the maximum, 1s\n");
+	free(out);
+	free(err);
+	assert_int_equal(run_cli_io(*state, "dev cost vdpa0 m 1us", &out, &err),
+			 CMD_USAGE);
+	expect_contains(err, "ambiguous option \"m\": mac, mac_table, mq\n");
+	free(out);
+	free(err);
+	assert_int_equal(run_cli_io(*state, "dev cost vdpa2", &out, &err),
+			 CMD_FAIL);
+	expect_contains(err, "dev cost vdpa2: No such device\n");
+	free(out);
+	free(err);
+
+	/* Everywhere the settings are shown. */
+	assert_int_equal(run_cli(*state, "dev batching vdpa0", &out), CMD_OK);
+	assert_string_equal(out, "vdpa0: completion batch batch_limit 0 cost "
+				 "op 20us cmd 1us vlan 3us precise off \n");
+	free(out);
+	assert_int_equal(run_cli(*state, "-j dev batching vdpa0", &out),
+			 CMD_OK);
+	assert_string_equal(out, "{\"dev\":{\"vdpa0\":{\"completion\":"
+				 "\"batch\",\"batch_limit\":0," FAKE_COST_JSON
+				 "}}}\n");
+	free(out);
+	/* Setting them prints nothing, as before. */
+	assert_int_equal(run_cli(*state, "dev batching vdpa0 batch_limit 4",
+				 &out),
+			 CMD_OK);
+	assert_string_equal(out, "");
 	free(out);
 }
 
@@ -965,6 +1100,7 @@ int main(void)
 		cmocka_unit_test(iproute2_shaped_output),
 		cmocka_unit_test(module_state_and_stats),
 		cmocka_unit_test(load_skips_unchanged_state),
+		cmocka_unit_test(cost_model),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, setup, teardown);

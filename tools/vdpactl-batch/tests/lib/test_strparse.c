@@ -69,11 +69,113 @@ static void macs(void **state)
 	assert_int_equal(parse_mac("", mac), -EINVAL);
 }
 
+struct time_case {
+	const char *text;
+	enum time_parse result;
+	uint64_t ns;
+};
+
+static void times(void **state)
+{
+	static const struct time_case cases[] = {
+		{ "20us", TIME_PARSE_OK, 20000 },
+		{ "20usec", TIME_PARSE_OK, 20000 },
+		{ "20usecs", TIME_PARSE_OK, 20000 },
+		{ "20US", TIME_PARSE_OK, 20000 }, /* tc: case-insensitive */
+		{ "2.5us", TIME_PARSE_OK, 2500 },
+		{ "0.001us", TIME_PARSE_OK, 1 },
+		{ "1500ns", TIME_PARSE_OK, 1500 },
+		{ "7nsec", TIME_PARSE_OK, 7 },
+		{ "1.000ns", TIME_PARSE_OK, 1 },
+		{ "3ms", TIME_PARSE_OK, 3000000 },
+		{ "3msec", TIME_PARSE_OK, 3000000 },
+		{ "1.25msecs", TIME_PARSE_OK, 1250000 },
+		{ "1s", TIME_PARSE_OK, 1000000000 },
+		{ "0.5sec", TIME_PARSE_OK, 500000000 },
+		{ "2secs", TIME_PARSE_OK, 2000000000 },
+		{ "0.000000001s", TIME_PARSE_OK, 1 },
+		{ "0ns", TIME_PARSE_OK, 0 },
+		{ "0s", TIME_PARSE_OK, 0 },
+		{ "18446744073709551615ns", TIME_PARSE_OK, UINT64_MAX },
+		{ "20", TIME_PARSE_NO_UNIT, 0 },
+		{ "2.5", TIME_PARSE_NO_UNIT, 0 },
+		{ "-5us", TIME_PARSE_NEGATIVE, 0 },
+		{ "-0.5ms", TIME_PARSE_NEGATIVE, 0 },
+		{ "20xs", TIME_PARSE_BAD_UNIT, 0 },
+		{ "20 us", TIME_PARSE_BAD_UNIT, 0 },
+		{ "20usx", TIME_PARSE_BAD_UNIT, 0 },
+		{ "1e3us", TIME_PARSE_BAD_UNIT, 0 },
+		{ "1.5ns", TIME_PARSE_FRACTION, 0 },
+		{ "0.0000000001s", TIME_PARSE_FRACTION, 0 },
+		{ "0.0000000000000000000001s", TIME_PARSE_FRACTION, 0 },
+		{ "0.1000000000000000000000s", TIME_PARSE_OK, 100000000 },
+		{ "18446744073709551616ns", TIME_PARSE_TOO_LARGE, 0 },
+		{ "18446744074s", TIME_PARSE_TOO_LARGE, 0 },
+		{ "", TIME_PARSE_NOT_A_NUMBER, 0 },
+		{ "us", TIME_PARSE_NOT_A_NUMBER, 0 },
+		{ "abc", TIME_PARSE_NOT_A_NUMBER, 0 },
+		{ "+5us", TIME_PARSE_NOT_A_NUMBER, 0 },
+		{ " 5us", TIME_PARSE_NOT_A_NUMBER, 0 },
+		{ ".5us", TIME_PARSE_NOT_A_NUMBER, 0 },
+		{ "1.us", TIME_PARSE_NOT_A_NUMBER, 0 },
+		{ "-", TIME_PARSE_NOT_A_NUMBER, 0 },
+		{ "--5us", TIME_PARSE_NOT_A_NUMBER, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t ns = 12345;
+
+		print_message("time \"%s\"\n", cases[i].text);
+		assert_int_equal(parse_time_ns(cases[i].text, &ns),
+				 cases[i].result);
+		assert_int_equal(ns, cases[i].result == TIME_PARSE_OK ?
+					     cases[i].ns :
+					     12345);
+	}
+	assert_int_equal(parse_time_ns(NULL, NULL), TIME_PARSE_NOT_A_NUMBER);
+}
+
+static void time_text(void **state)
+{
+	static const struct {
+		uint64_t ns;
+		const char *text;
+	} cases[] = {
+		{ 0, "0ns" },
+		{ 1, "1ns" },
+		{ 999, "999ns" },
+		{ 1000, "1us" },
+		{ 1500, "1500ns" },
+		{ 20000, "20us" },
+		{ 2500000, "2500us" },
+		{ 3000000, "3ms" },
+		{ 1000000000, "1s" },
+		{ 1500000000, "1500ms" },
+		{ UINT64_MAX, "18446744073709551615ns" },
+	};
+	char text[TIME_STR_LEN];
+	uint64_t back;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		format_time_ns(cases[i].ns, text, sizeof(text));
+		assert_string_equal(text, cases[i].text);
+		/* What is printed parses back to the same time. */
+		assert_int_equal(parse_time_ns(text, &back), TIME_PARSE_OK);
+		assert_int_equal(back, cases[i].ns);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(numbers),
 		cmocka_unit_test(macs),
+		cmocka_unit_test(times),
+		cmocka_unit_test(time_text),
 	};
 
 	return cmocka_run_group_tests_name("strparse", tests, NULL, NULL);

@@ -270,18 +270,228 @@ static void state_reply_errors(void **state)
 static void dev_set_request(void **state)
 {
 	struct nlmsghdr *nlh = start(VSB_CMD_DEV_SET, NULL);
+	struct vsb_dev_settings set = {
+		.present = 1ULL << VSB_A_COMPLETION,
+		.name = "b1",
+		.completion = VSB_COMPLETION_MODE_BATCH,
+		/* not sent: VSB_A_COST is not in present */
+		.cost = { .present = 1u << VSB_COST_OP, .item = { 0, 5 } },
+	};
 	struct vsb_dev_settings dev;
 	const char *what = NULL;
 
 	(void)state;
-	vsb_msg_put_dev_set(nlh, "b1", true, VSB_COMPLETION_MODE_BATCH, false,
-			    0);
+	vsb_msg_put_dev_set(nlh, &set);
 	/* The request parses as the reply it mirrors. */
 	assert_int_equal(vsb_msg_parse_dev(nlh, &dev, &what), 0);
 	assert_string_equal(dev.name, "b1");
 	assert_true(nl_has(dev.present, VSB_A_COMPLETION));
 	assert_false(nl_has(dev.present, VSB_A_BATCH_LIMIT));
+	assert_false(nl_has(dev.present, VSB_A_COST));
 	assert_int_equal(dev.completion, VSB_COMPLETION_MODE_BATCH);
+}
+
+/* The first attribute of @type in the nest @nest, or NULL. */
+static const struct nlattr *nest_find(const struct nlattr *nest, uint16_t type)
+{
+	const struct nlattr *attr;
+
+	mnl_attr_for_each_nested(attr, nest) if (mnl_attr_get_type(attr) ==
+						 type) return attr;
+	return NULL;
+}
+
+static void dev_set_partial_cost(void **state)
+{
+	struct nlmsghdr *nlh = start(VSB_CMD_DEV_SET, NULL);
+	struct vsb_dev_settings set = {
+		.present = 1ULL << VSB_A_COST,
+		.name = "b1",
+	};
+	struct vsb_dev_settings dev;
+	const struct nlattr *attr, *cost = NULL;
+	const char *what = NULL;
+	unsigned int items = 0;
+
+	(void)state;
+	vsb_cost_set(&set.cost, VSB_COST_OP, 20000);
+	vsb_cost_set(&set.cost, VSB_COST_VLAN, 0); /* 0 is a value: sent */
+	vsb_cost_set(&set.cost, VSB_COST_PRECISE, 1);
+	set.cost.item[VSB_COST_CMD] = 999; /* not in present: not sent */
+	vsb_msg_put_dev_set(nlh, &set);
+
+	/* On the wire: the name and one nest of exactly the three items. */
+	mnl_attr_for_each(attr, nlh, GENL_HDRLEN)
+	{
+		assert_true(mnl_attr_get_type(attr) == VSB_A_DEV_NAME ||
+			    mnl_attr_get_type(attr) == VSB_A_COST);
+		if (mnl_attr_get_type(attr) == VSB_A_COST) {
+			assert_null(cost);
+			cost = attr;
+		}
+	}
+	assert_non_null(cost);
+	mnl_attr_for_each_nested(attr, cost) items++;
+	assert_int_equal(items, 3);
+	attr = nest_find(cost, VSB_COST_OP);
+	assert_non_null(attr);
+	assert_int_equal(mnl_attr_get_payload_len(attr), 4);
+	assert_int_equal(mnl_attr_get_u32(attr), 20000);
+	attr = nest_find(cost, VSB_COST_VLAN);
+	assert_non_null(attr);
+	assert_int_equal(mnl_attr_get_u32(attr), 0);
+	attr = nest_find(cost, VSB_COST_PRECISE);
+	assert_non_null(attr);
+	assert_int_equal(mnl_attr_get_payload_len(attr), 1);
+	assert_int_equal(mnl_attr_get_u8(attr), 1);
+	assert_null(nest_find(cost, VSB_COST_CMD));
+
+	/* ... and parses back as the partial model it is. */
+	assert_int_equal(vsb_msg_parse_dev(nlh, &dev, &what), 0);
+	assert_true(nl_has(dev.present, VSB_A_COST));
+	assert_false(nl_has(dev.present, VSB_A_COMPLETION));
+	assert_int_equal(dev.cost.present, 1u << VSB_COST_OP |
+						   1u << VSB_COST_VLAN |
+						   1u << VSB_COST_PRECISE);
+	assert_int_equal(dev.cost.item[VSB_COST_OP], 20000);
+	assert_int_equal(dev.cost.item[VSB_COST_PRECISE], 1);
+
+	/* A change without items sends no nest at all. */
+	nlh = start(VSB_CMD_DEV_SET, NULL);
+	set.cost.present = 0;
+	vsb_msg_put_dev_set(nlh, &set);
+	assert_int_equal(vsb_msg_parse_dev(nlh, &dev, &what), 0);
+	assert_false(nl_has(dev.present, VSB_A_COST));
+}
+
+static void dev_reply_with_cost(void **state)
+{
+	struct nlmsghdr *nlh = start(VSB_CMD_DEV_GET, "b0");
+	struct vsb_dev_settings dev;
+	const char *what = NULL;
+	struct nlattr *nest;
+	unsigned int i;
+
+	(void)state;
+	mnl_attr_put_u8(nlh, VSB_A_COMPLETION, VSB_COMPLETION_MODE_BATCH);
+	mnl_attr_put_u32(nlh, VSB_A_BATCH_LIMIT, 0);
+	nest = mnl_attr_nest_start(nlh, VSB_A_COST);
+	for (i = VSB_COST_OP; i <= VSB_COST_STATS; i++)
+		mnl_attr_put_u32(nlh, (uint16_t)i,
+				 i == VSB_COST_OP   ? 20000 :
+				 i == VSB_COST_CMD  ? 1000 :
+				 i == VSB_COST_VLAN ? 3000 :
+						      0);
+	mnl_attr_put_u8(nlh, VSB_COST_PRECISE, 0);
+	mnl_attr_put_u32(nlh, VSB_COST_MAX + 1, 5); /* newer: skipped */
+	mnl_attr_nest_end(nlh, nest);
+	assert_int_equal(vsb_msg_parse_dev(nlh, &dev, &what), 0);
+	assert_true(nl_has(dev.present, VSB_A_COST));
+	assert_int_equal(dev.cost.present, (1u << (VSB_COST_MAX + 1)) - 2);
+	assert_int_equal(dev.cost.item[VSB_COST_OP], 20000);
+	assert_int_equal(dev.cost.item[VSB_COST_CMD], 1000);
+	assert_int_equal(dev.cost.item[VSB_COST_VLAN], 3000);
+	assert_int_equal(dev.cost.item[VSB_COST_MQ], 0);
+	assert_int_equal(dev.cost.item[VSB_COST_PRECISE], 0);
+	assert_string_equal(vsb_cost_name(VSB_COST_MAC_TABLE), "mac_table");
+	assert_string_equal(vsb_cost_name(VSB_COST_PRECISE), "precise");
+	assert_null(vsb_cost_name(VSB_COST_UNSPEC));
+	assert_null(vsb_cost_name(VSB_COST_MAX + 1));
+
+	/* A reply without the nest (an older module): no cost model. */
+	nlh = start(VSB_CMD_DEV_GET, "b0");
+	mnl_attr_put_u8(nlh, VSB_A_COMPLETION, VSB_COMPLETION_MODE_BATCH);
+	assert_int_equal(vsb_msg_parse_dev(nlh, &dev, &what), 0);
+	assert_false(nl_has(dev.present, VSB_A_COST));
+	assert_int_equal(dev.cost.present, 0);
+}
+
+static void dev_reply_cost_errors(void **state)
+{
+	struct vsb_dev_settings dev;
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	const char *what;
+
+	(void)state;
+	nlh = start(VSB_CMD_DEV_GET, "b0");
+	nest = mnl_attr_nest_start(nlh, VSB_A_COST);
+	mnl_attr_put_u64(nlh, VSB_COST_OP, 1); /* u64 for a u32 */
+	mnl_attr_nest_end(nlh, nest);
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_dev(nlh, &dev, &what), -EBADMSG);
+	assert_string_equal(what, "cost item of the wrong size");
+
+	nlh = start(VSB_CMD_DEV_GET, "b0");
+	nest = mnl_attr_nest_start(nlh, VSB_A_COST);
+	mnl_attr_put_u32(nlh, VSB_COST_PRECISE, 1); /* u32 for a u8 */
+	mnl_attr_nest_end(nlh, nest);
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_dev(nlh, &dev, &what), -EBADMSG);
+	assert_string_equal(what, "cost item of the wrong size");
+
+	nlh = start(VSB_CMD_DEV_GET, "b0");
+	nest = mnl_attr_nest_start(nlh, VSB_A_COST);
+	mnl_attr_put_u32(nlh, VSB_COST_OP, 1);
+	mnl_attr_nest_end(nlh, nest);
+	nest->nla_len -= 2; /* the nest cuts into its item */
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_dev(nlh, &dev, &what), -EBADMSG);
+}
+
+static void stats_reply_cost(void **state)
+{
+	struct nlmsghdr *nlh = start(VSB_CMD_STATS_GET, "b0");
+	struct vsb_stats stats;
+	const char *what = NULL;
+	struct nlattr *nest;
+
+	(void)state;
+	nest = mnl_attr_nest_start(nlh, VSB_A_STATS);
+	mnl_attr_put_u64(nlh, VSB_STAT_COST_OPS, 10);
+	mnl_attr_put_u64(nlh, VSB_STAT_COST_NS, 200000);
+	mnl_attr_put_u64(nlh, VSB_STAT_COST_REAL_NS, 260000);
+	mnl_attr_put_u64(nlh, VSB_STAT_CVQ_BUSY_NS, 40000);
+	mnl_attr_nest_end(nlh, nest);
+	put_hist(nlh, VSB_A_HIST_COST_NS, VSB_HIST_BUCKETS, 0);
+	put_hist(nlh, VSB_A_HIST_COST_REAL_NS, VSB_HIST_BUCKETS, 1000);
+	assert_int_equal(vsb_msg_parse_stats(nlh, &stats, &what), 0);
+	assert_int_equal(stats.stat[VSB_STAT_COST_OPS], 10);
+	assert_int_equal(stats.stat[VSB_STAT_COST_NS], 200000);
+	assert_int_equal(stats.stat[VSB_STAT_COST_REAL_NS], 260000);
+	assert_int_equal(stats.stat[VSB_STAT_CVQ_BUSY_NS], 40000);
+	assert_true(stats.has_hist[VSB_HIST_ID_COST_NS]);
+	assert_true(stats.has_hist[VSB_HIST_ID_COST_REAL_NS]);
+	assert_false(stats.has_hist[VSB_HIST_ID_KICK_NS]);
+	assert_int_equal(stats.hist[VSB_HIST_ID_COST_NS][31], 31);
+	assert_int_equal(stats.hist[VSB_HIST_ID_COST_REAL_NS][0], 1000);
+	assert_string_equal(vsb_stat_name(VSB_STAT_CVQ_BUSY_NS), "cvq_busy_ns");
+	assert_string_equal(vsb_stat_name(VSB_STAT_COST_REAL_NS),
+			    "cost_real_ns");
+	assert_string_equal(vsb_hist_name(VSB_HIST_ID_COST_NS), "cost_ns");
+	assert_string_equal(vsb_hist_name(VSB_HIST_ID_COST_REAL_NS),
+			    "cost_real_ns");
+
+	nlh = start(VSB_CMD_STATS_GET, "b0");
+	put_hist(nlh, VSB_A_HIST_COST_REAL_NS, VSB_HIST_BUCKETS - 1, 0);
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_stats(nlh, &stats, &what), -EBADMSG);
+	assert_string_equal(what, "too few histogram buckets");
+}
+
+static void time_approx_text(void **state)
+{
+	char text[VSB_TIME_APPROX_LEN];
+
+	(void)state;
+	format_time_approx(850.0, false, text, sizeof(text));
+	assert_string_equal(text, "850ns");
+	format_time_approx(24576.0, false, text, sizeof(text));
+	assert_string_equal(text, "24.6us");
+	format_time_approx(1500000.0, false, text, sizeof(text));
+	assert_string_equal(text, "1.5ms");
+	format_time_approx(1073741824.0, true, text, sizeof(text));
+	assert_string_equal(text, ">=1.07s");
 }
 
 static void vlan_ranges(void **state)
@@ -317,6 +527,11 @@ int main(void)
 		cmocka_unit_test(state_reply),
 		cmocka_unit_test(state_reply_errors),
 		cmocka_unit_test(dev_set_request),
+		cmocka_unit_test(dev_set_partial_cost),
+		cmocka_unit_test(dev_reply_with_cost),
+		cmocka_unit_test(dev_reply_cost_errors),
+		cmocka_unit_test(stats_reply_cost),
+		cmocka_unit_test(time_approx_text),
 		cmocka_unit_test(vlan_ranges),
 	};
 
