@@ -9,9 +9,10 @@
  *
  * COMMAND is dev-get, dev-set, stats-get, stats-reset, state-get or a
  * number. Each ATTR is KIND:TYPE=VALUE, TYPE a number or one of name,
- * completion, batch-limit:
+ * completion, batch-limit, cost:
  *   str:T=TEXT   a NUL-terminated string      strn:T=LEN  LEN x "x" + NUL
  *   u8:T=N  u16:T=N  u32:T=N  u64:T=N          flag:T      no payload
+ *   nest:T       the ATTRs up to the matching "end" go inside
  * --dump sets NLM_F_DUMP; --drop-cap drops CAP_NET_ADMIN from the
  * effective and permitted sets (capset) before the socket is opened.
  * --names adds " names=A,B,..." (each reply's device name) to the ok line;
@@ -51,6 +52,7 @@
 #define VSBNL_BUF_LEN 65536
 #define VSBNL_STRN_MAX 4096
 #define VSBNL_NAMES_LEN 1024
+#define VSBNL_NEST_MAX 4
 
 #define __printf(fmt_idx, arg_idx) \
 	__attribute__((format(printf, fmt_idx, arg_idx)))
@@ -63,6 +65,9 @@ struct request {
 		char bytes[VSBNL_BUF_LEN];
 	} u;
 	size_t len;
+	/* the open nests' offsets, innermost last */
+	size_t nest[VSBNL_NEST_MAX];
+	unsigned int nests;
 };
 
 static void usage(FILE *f)
@@ -72,7 +77,8 @@ static void usage(FILE *f)
 		"       [--after-first CMD] COMMAND [KIND:TYPE=VALUE...]\n"
 		"COMMAND: dev-get, dev-set, stats-get, stats-reset, state-get or\n"
 		"a number. KIND: str, strn (VALUE: a length), u8, u16, u32, u64,\n"
-		"flag (no =VALUE). TYPE: name, completion, batch-limit or a number.\n"
+		"flag (no =VALUE), nest (no =VALUE; ATTRs up to \"end\" inside).\n"
+		"TYPE: name, completion, batch-limit, cost or a number.\n"
 		"Prints \"ok replies=N\" or \"error errno=NAME code=N msg=TEXT\".\n",
 		prog);
 }
@@ -161,6 +167,8 @@ static uint16_t parse_type(const char *s)
 		return VSB_A_COMPLETION;
 	if (!strcmp(s, "batch-limit"))
 		return VSB_A_BATCH_LIMIT;
+	if (!strcmp(s, "cost"))
+		return VSB_A_COST;
 	return (uint16_t)parse_num("attribute type", s, NLA_TYPE_MASK);
 }
 
@@ -192,6 +200,16 @@ static void add_attr(struct request *r, const char *spec)
 	char *text;
 	size_t n;
 
+	if (!strcmp(spec, "end")) {
+		struct nlattr *nla;
+
+		if (!r->nests)
+			die_usage("\"end\" without a nest");
+		n = r->nest[--r->nests];
+		nla = (struct nlattr *)(r->u.bytes + n);
+		nla->nla_len = (uint16_t)(r->len - n);
+		return;
+	}
 	if (!colon || (size_t)(colon - spec) >= sizeof(kind))
 		die_usage("attribute '%s': want KIND:TYPE=VALUE", spec);
 	memcpy(kind, spec, (size_t)(colon - spec));
@@ -202,9 +220,16 @@ static void add_attr(struct request *r, const char *spec)
 	memcpy(type_text, colon + 1, type_len);
 	type_text[type_len] = '\0';
 	type = parse_type(type_text);
-	if (!strcmp(kind, "flag")) {
+	if (!strcmp(kind, "flag") || !strcmp(kind, "nest")) {
 		if (value)
-			die_usage("attribute '%s': a flag has no value", spec);
+			die_usage("attribute '%s': no value wanted", spec);
+		if (*kind == 'n') {
+			if (r->nests == VSBNL_NEST_MAX)
+				die_usage("nests deeper than %d",
+					  VSBNL_NEST_MAX);
+			r->nest[r->nests++] = r->len;
+			type |= NLA_F_NESTED;
+		}
 		put_attr(r, type, NULL, 0);
 		return;
 	}
@@ -473,6 +498,8 @@ int main(int argc, char **argv)
 	start_request(&req, family, cmd, dump ? NLM_F_DUMP : 0, 2);
 	for (; i < argc; i++)
 		add_attr(&req, argv[i]);
+	if (req.nests)
+		die_usage("a nest without its \"end\"");
 	exchange(fd, &req, &a, after_first);
 	close(fd);
 	if (!a.error) {

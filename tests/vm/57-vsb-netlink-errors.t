@@ -27,7 +27,7 @@ refused() {
 	esac
 }
 
-tap_plan 22
+tap_plan 30
 tb_load_batch
 tb_load_stock
 tb_dev_add b0 vdpasim_batch vhost_vdpa
@@ -57,6 +57,23 @@ refused "an attribute the command does not take" EINVAL "Unsupported" \
 	dev-get str:name=b0 u8:completion=1
 refused "DEV_SET without CAP_NET_ADMIN" EPERM "CAP_NET_ADMIN" \
 	--drop-cap dev-set str:name=b0 u8:completion=0
+# The cost model (VSB_A_COST, items 1 op ... 12 stats, 13 precise).
+refused "a cost item above 1 s" ERANGE "out of range" \
+	dev-set str:name=b0 nest:cost u32:1=1000000001 end
+refused "a u8 where a cost item's u32 belongs" EINVAL \
+	"invalid attribute length" dev-set str:name=b0 nest:cost u8:2=1 end
+refused "a cost item beyond the model's" EINVAL "Unknown attribute type" \
+	dev-set str:name=b0 nest:cost u32:14=1 end
+refused "precise other than 0 or 1" ERANGE "out of range" \
+	dev-set str:name=b0 nest:cost u8:13=2 end
+refused "an empty cost" EINVAL "no cost item" \
+	dev-set str:name=b0 nest:cost end
+refused "a cost without CAP_NET_ADMIN" EPERM "CAP_NET_ADMIN" \
+	--drop-cap dev-set str:name=b0 nest:cost u32:1=5000 end
+tap_is "$(vdpactl-batch -j dev cost b0 | jq -c '.dev.b0.cost | [.op_ns, .cmd_ns]')" \
+	"[0,0]" "none of them changed the model"
+tap_is "$(vsbnl dev-set str:name=b0 nest:cost u32:1=1000000000 end)" \
+	"ok replies=0" "a cost item of exactly 1 s is taken"
 refused "STATS_RESET without CAP_NET_ADMIN" EPERM "CAP_NET_ADMIN" \
 	--drop-cap stats-reset str:name=b0
 # The control state holds the guest's MAC filter tables and VLANs: like
