@@ -251,6 +251,7 @@ run: setup
 	$(Q)VM_NO_BUILD=1 scripts/vm.sh --name run -- scripts/guest/main-job.sh
 	$(Q)VM_NO_BUILD=1 scripts/bench-insns.sh
 	$(Q)VM_NO_BUILD=1 scripts/bench-qemu.sh
+	$(Q)VM_NO_BUILD=1 scripts/bench-cost.sh
 	$(Q)VM_NO_BUILD=1 scripts/bench-cold.sh
 else
 run: setup newest-setup

@@ -28,14 +28,6 @@ PARAMS=/sys/module/vdpa_sim_batch/parameters
 T=/sys/kernel/tracing
 RAW=$QM_DIR/bench.raw
 
-# qemu_load_ms FROM: QEMU's load time in the trace lines after line FROM.
-qemu_load_ms() {
-	tail -n "+$(($1 + 1))" "$QM_DIR/q0.trace" | awk -F'[@: ]' '
-	/:vhost_vdpa_net_load_cmd / && !first { first = $2 }
-	/:vhost_vdpa_set_vring_enable_one / && first && / enable: 1/ { last = $2 }
-	END { if (first && last) printf "%.3f\n", (last - first) * 1000; else print "-" }'
-}
-
 # device_stats: "device_ms per_batch kicks" from the kernel trace buffer.
 device_stats() {
 	awk '
@@ -63,7 +55,7 @@ measure() {
 		_from=$(wc -l <"$QM_DIR/q0.trace")
 		echo >"$T/trace"
 		qm q0 hmp stop hmp cont || { cat "$QM_DIR/q0.out" >&2; return 1; }
-		echo "$1 $2 $(qemu_load_ms "$_from") $(device_stats)" >>"$RAW"
+		echo "$1 $2 $(qm_load_ms q0 "$_from") $(device_stats)" >>"$RAW"
 		_r=$((_r + 1))
 	done
 }

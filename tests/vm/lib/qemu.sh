@@ -72,6 +72,17 @@ qm_quit() {
 	rm -f "$QM_DIR/$1.pid"
 }
 
+# qm_load_ms NAME FROM: QEMU NAME's last CVQ state load, from its trace
+# lines after line FROM: the first vhost_vdpa_net_load_cmd to the last
+# vring enable after it (the data queues are enabled once the load is
+# acked), in ms; "-" if there was none.
+qm_load_ms() {
+	tail -n "+$(($2 + 1))" "$QM_DIR/$1.trace" | awk -F'[@: ]' '
+	/:vhost_vdpa_net_load_cmd / && !first { first = $2 }
+	/:vhost_vdpa_set_vring_enable_one / && first && / enable: 1/ { last = $2 }
+	END { if (first && last) printf "%.3f\n", (last - first) * 1000; else print "-" }'
+}
+
 # qm_trace_count NAME EVENT [PATTERN]: trace lines of EVENT matching PATTERN.
 qm_trace_count() {
 	grep -E "(^|:)$2 " "$QM_DIR/$1.trace" 2>/dev/null | grep -c -- "${3:-}"

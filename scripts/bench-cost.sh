@@ -1,0 +1,163 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The CVQ cost-model sweep (Documentation/cost-model.rst): boot the VM once
+# with QEMU 10 in it, run scripts/guest/bench-cost.sh -- batch against
+# immediate completion at op costs of 0, 5, 20 and 100 us (cmd 1 us),
+# through QEMU's 4098-command load at "cont" and the tool's 30-command
+# loads -- and turn its raw rows into a table with the realized costs, a
+# short verdict and a plot. "make run" calls it.
+#
+#   build/bench/cost.txt       the table and verdict, as printed
+#   build/bench/cost.raw       one row per load (see the guest script)
+#   build/bench/cost.log       the VM's whole output
+#   build/bench/cost.{png,svg} load time against op cost
+set -euo pipefail
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
+
+usage() {
+	cat >&2 <<EOT
+Usage: $VB_PROG [--rounds N] [--tool-rounds M] [--report-only]
+
+Boot the VM once and sweep the CVQ cost model: N QEMU loads per device
+and cost (default 5), M tool rounds per compare (default 100).
+--report-only: no VM, the table and plot again from the last raw rows.
+Benchmarks must run alone: anything else busy on the host shows.
+EOT
+	exit "${1:-2}"
+}
+
+rounds=5
+tool_rounds=100
+report_only=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--rounds) rounds=${2:?}; shift ;;
+	--tool-rounds) tool_rounds=${2:?}; shift ;;
+	--report-only) report_only=1 ;;
+	-h | --help) usage 0 ;;
+	*) usage ;;
+	esac
+	shift
+done
+for n in "$rounds" "$tool_rounds"; do
+	case "$n" in
+	'' | *[!0-9]* | 0) die "--rounds, --tool-rounds: a positive number, not '$n'" ;;
+	esac
+done
+command -v gnuplot >/dev/null ||
+	die "gnuplot not found: install gnuplot-nox (scripts/setup.sh)"
+
+dir=$VB_BUILD/bench
+mkdir -p "$dir"
+if [ -z "$report_only" ]; then
+	say "cost-model sweep: one boot, QEMU $rounds loads and tool $tool_rounds rounds per cost (log: $dir/cost.log)"
+	# Progress (the guest's stderr) on the terminal, rows into the log.
+	"$VB_ROOT/scripts/vm.sh" --qemu --timeout 1800 --name bench-cost -- \
+		scripts/guest/bench-cost.sh "$rounds" "$tool_rounds" |
+		tee "$dir/cost.log" | grep --line-buffered '^bench-cost: ' ||
+		{ tail -n 20 "$dir/cost.log" >&2; die "the sweep failed (log: $dir/cost.log)"; }
+	sed -n 's/^raw //p' "$dir/cost.log" | tr -d '\r' >"$dir/cost.raw"
+fi
+[ -s "$dir/cost.raw" ] || die "no rows in $dir/cost.raw (log: $dir/cost.log)"
+rm -f "$dir/cost.tsv"
+
+# The table: per client and cost, each mode's median [min-max] load time
+# and realized operation cost, then the ratio of the medians.
+awk -v rounds="$rounds" -v tool_rounds="$tool_rounds" -v tsv="$dir/cost.tsv" '
+function sort(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+}
+function median(list,    a, n) {
+	n = split(list, a, " ")
+	sort(a, n)
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function spread(list,    a, n) {
+	n = split(list, a, " ")
+	sort(a, n)
+	return n > 1 ? sprintf("[%.1f-%.1f]", a[1], a[n]) : ""
+}
+function realized(k) {
+	return real[k] == "-" ? "-" : sprintf("%s (p99 %s; asked %s)", real[k], p99[k], req[k])
+}
+{
+	k = $1 SUBSEP $2 SUBSEP $3
+	ms[k] = ms[k] " " $4
+	per_op[k] = $5 > 0 ? $6 / $5 : 0
+	req[k] = $7; real[k] = $8; p99[k] = $9
+	if (!($1 in seen_client)) { seen_client[$1] = 1; clients[++nc] = $1 }
+	if (!($2 in seen_level)) { seen_level[$2] = 1; levels[++nl] = $2 }
+}
+END {
+	print "CVQ cost model sweep, one boot; the cost is a model, spent asleep."
+	print "Load time in ms, median [min-max]; realized: the device\047s cost per"
+	print "operation in us, median (p99; mean asked for); imm/batch: ratio of"
+	print "the medians. qemu: QEMU 10, 4098 commands at cont, " rounds " loads each,"
+	print "alternating; tool-KICK-MODE: vdpactl-batch compare, 30 commands, median"
+	print "of " tool_rounds " loads, alternating; its realized cost and xN/op"
+	print "(commands per operation) cover the compare\047s serial and parallel loads."
+	for (c = 1; c <= nc; c++) {
+		printf "\n%-24s %6s  %-22s %-22s %9s  %-34s %s\n", clients[c],
+			"op_us", "batch_ms", "immediate_ms", "imm/batch",
+			"batch realized", "immediate realized"
+		for (l = 1; l <= nl; l++) {
+			b = clients[c] SUBSEP levels[l] SUBSEP "batch"
+			i = clients[c] SUBSEP levels[l] SUBSEP "immediate"
+			if (!(b in ms) || !(i in ms))
+				continue
+			mb = median(ms[b]); mi = median(ms[i])
+			printf "%-24s %6s  %-22s %-22s %9.2f  %-34s %s\n", "",
+				levels[l], sprintf("%.2f %s", mb, spread(ms[b])),
+				sprintf("%.2f %s", mi, spread(ms[i])),
+				(mb > 0 ? mi / mb : 0),
+				realized(b) sprintf(" x%.1f/op", per_op[b]), realized(i)
+			printf("%s\t%s\t%s\t%s\n", clients[c], levels[l], mb, mi) > tsv
+		}
+	}
+}' "$dir/cost.raw" | tee "$dir/cost.txt"
+
+# The verdict: the claims of Documentation/cost-model.rst, read off the
+# medians above.
+awk -F '\t' '
+{ b[$1, $2] = $3; i[$1, $2] = $4 }
+END {
+	print "\nVerdict (medians of this run; read against the spread above):"
+	best0 = b["qemu", 0] < i["qemu", 0] ? b["qemu", 0] : i["qemu", 0]
+	printf "  QEMU, op 100us: batch %.1fx faster than immediate; %.2fx QEMU\047s best zero-cost load\n",
+		i["qemu", 100] / b["qemu", 100], b["qemu", 100] / best0
+	printf "  QEMU, no cost: batch %.2f ms, immediate %.2f ms (batch/immediate %.2f)\n",
+		b["qemu", 0], i["qemu", 0], b["qemu", 0] / i["qemu", 0]
+	printf "  tool, 30 commands, op 100us, kick once: batch %.1fx faster (parallel), kick each: %.1fx\n",
+		i["tool-once-parallel", 100] / b["tool-once-parallel", 100],
+		i["tool-each-parallel", 100] / b["tool-each-parallel", 100]
+}' "$dir/cost.tsv" | tee -a "$dir/cost.txt"
+
+# The plot: load time against op cost, log scale, a colour per client,
+# batch solid and immediate dashed.
+plot_data=$dir/cost.plot
+awk -F '\t' '{ print $1 "\t" $2 "\t" $3 "\t" $4 }' "$dir/cost.tsv" >"$plot_data"
+for out in png:pngcairo svg:svg; do
+	gnuplot <<EOT
+set terminal ${out#*:} size 900,600 font "DejaVu Sans,11"
+set output "$dir/cost.${out%%:*}"
+set title "CVQ load time against the modelled op cost (cmd 1 us; a model)"
+set xlabel "op cost asked for, us"
+set ylabel "load time, ms (median)"
+set logscale y
+set key outside right
+set grid
+clients = "qemu tool-once-parallel tool-each-parallel tool-each-serial"
+plot for [i=1:words(clients)] \
+	"< grep '^".word(clients, i)."\t' $plot_data" using 2:3 \
+	with linespoints lw 2 lc i title word(clients, i)." batch", \
+	for [i=1:words(clients)] \
+	"< grep '^".word(clients, i)."\t' $plot_data" using 2:4 \
+	with linespoints lw 2 dt 2 lc i title word(clients, i)." immediate"
+EOT
+done
+say "cost-model sweep: $dir/cost.txt, cost.png, cost.svg, cost.raw"

@@ -1,0 +1,130 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# bench-cost.sh [ROUNDS [TOOL_ROUNDS]]: the cost-model sweep
+# (Documentation/cost-model.rst), inside the test-bed VM
+# (scripts/bench-cost.sh boots it). vdpa_sim_batch devices in batch and in
+# immediate completion, each priced the same, for op costs LEVELS (us;
+# cmd 1 us, none at 0), in this one boot:
+#
+#   qemu     unmodified QEMU 10's vhost-vdpa state load at "cont", 4098
+#            commands (MAC, MQ, 4096 VLANs), ROUNDS loads per device,
+#            the two QEMUs alternating load by load (order rotating)
+#   tool     "vdpactl-batch compare" of 30-command loads, TOOL_ROUNDS
+#            each, kick once and kick each (serial and parallel), the
+#            two devices alternating round by round
+#
+# and for every load the device's cost model as realized: each
+# operation's requested and realized cost from the vsb_cvq_cost trace
+# event. Prints one raw row per load or compare result, prefixed "raw ";
+# the host script (scripts/bench-cost.sh) makes the table and the plot.
+#
+#   raw CLIENT LEVEL MODE MS OPS CMDS REQ_US REAL_MED_US REAL_P99_US
+#
+# CLIENT: qemu, or tool-KICK-SERIAL|PARALLEL; MODE: batch or immediate;
+# MS: the load time (a compare result's median load); OPS, CMDS: cost
+# operations and commands per load; REQ_US: mean requested cost of an
+# operation; REAL_*: realized cost per operation, median and p99 ("-"
+# without operations: level 0).
+. tests/vm/lib/testbed.sh
+. tests/vm/lib/qemu.sh
+
+ROUNDS=${1:-5}
+TOOL_ROUNDS=${2:-100}
+LEVELS="0 5 20 100"
+T=/sys/kernel/tracing
+PARAMS=/sys/module/vdpa_sim_batch/parameters
+WORK=/tmp/cost
+
+# set_cost LEVEL: every device's model for LEVEL.
+set_cost() {
+	_cmd=1us
+	[ "$1" = 0 ] && _cmd=0ns
+	for _d in qb qi tb ti; do
+		vdpactl-batch dev cost $_d op "$1us" cmd $_cmd >/dev/null || return 1
+	done
+}
+
+# paid DEV: "OPS CMDS REQ_US REAL_MED_US REAL_P99_US" of DEV's
+# vsb_cvq_cost events in the trace.
+paid() {
+	grep " vsb_cvq_cost: dev=$1 " "$T/trace" |
+		sed 's/.* cmds=\([0-9]*\) ns=\([0-9]*\) real_ns=\([0-9]*\).*/\1 \2 \3/' |
+		sort -n -k3 | awk '
+		{ cmds += $1; req += $2; real[++n] = $3 }
+		END {
+			if (!n) { print "0 0 - - -"; exit }
+			p99 = int(n * 0.99 + 0.999)
+			printf "%d %d %.1f %.1f %.1f\n", n, cmds, req / n / 1e3,
+				real[int((n + 1) / 2)] / 1e3, real[p99] / 1e3
+		}'
+}
+
+# qemu_load QEMU DEV MODE LEVEL: one load at cont; its raw row.
+qemu_load() {
+	_from=$(wc -l <"$QM_DIR/$1.trace")
+	echo >"$T/trace"
+	qm "$1" hmp stop hmp cont || { cat "$QM_DIR/$1.out" >&2; return 1; }
+	echo "raw qemu $4 $3 $(qm_load_ms "$1" "$_from") $(paid "$2")"
+}
+
+# tool_compare KICK LEVEL: one compare of tb and ti; raw rows per result,
+# each with its device's cost over the whole compare, per load.
+tool_compare() {
+	echo >"$T/trace"
+	vdpactl-batch -j compare --count 30 --rounds "$TOOL_ROUNDS" \
+		--kick "$1" --dev tb --dev ti >$WORK/compare.json || return 1
+	for _d in tb ti; do
+		_mode="batch"
+		[ $_d = ti ] && _mode="immediate"
+		# Both load modes and the warm-ups: 2 * (rounds + 1) loads.
+		# shellcheck disable=SC2046 # five fields
+		set -- "$1" "$2" $(paid $_d)
+		jq -r --arg dev $_d --arg kick "$1" --arg level "$2" \
+			--arg mode $_mode --argjson loads $((2 * (TOOL_ROUNDS + 1))) \
+			--arg ops "$3" --arg cmds "$4" --arg rest "$5 $6 $7" '
+			.compare.results[] | select(.device == $dev) |
+			"raw tool-\($kick)-\(.mode) \($level) \($mode) " +
+			"\(.median_us_per_command * 30 / 1000) " +
+			"\(($ops | tonumber) / $loads) \(($cmds | tonumber) / $loads) \($rest)"' \
+			$WORK/compare.json
+	done
+}
+
+mkdir -p $WORK
+tb_load_batch || exit 1
+# QEMU's and the tool's device of each mode (QEMU holds its own open).
+echo batch >$PARAMS/completion
+tb_dev_add qb vdpasim_batch vhost_vdpa mac 02:00:00:00:c0:01 &&
+	tb_dev_add tb vdpasim_batch vhost_vdpa || exit 1
+echo immediate >$PARAMS/completion
+tb_dev_add qi vdpasim_batch vhost_vdpa mac 02:00:00:00:c0:02 &&
+	tb_dev_add ti vdpasim_batch vhost_vdpa || exit 1
+echo batch >$PARAMS/completion
+echo 16384 >"$T/buffer_size_kb"
+echo 1 >"$T/events/vdpa_sim_batch/vsb_cvq_cost/enable"
+for q in q0:qb q1:qi; do
+	qm_start "${q%:*}" "${q#*:}" || { cat "$QM_DIR/${q%:*}.err" >&2; exit 1; }
+	qm "${q%:*}" init || { cat "$QM_DIR/${q%:*}.out" >&2; exit 1; }
+done
+
+for level in $LEVELS; do
+	echo "bench-cost: op ${level}us: QEMU, $ROUNDS loads each" >&2
+	set_cost "$level" || exit 1
+	r=0
+	while [ $r -lt "$ROUNDS" ]; do
+		order="q0:qb:batch q1:qi:immediate"
+		[ $((r % 2)) = 1 ] && order="q1:qi:immediate q0:qb:batch"
+		for q in $order; do
+			# shellcheck disable=SC2046 # QEMU:DEV:MODE
+			qemu_load $(echo "$q" | tr : ' ') "$level" || exit 1
+		done
+		r=$((r + 1))
+	done
+	echo "bench-cost: op ${level}us: the tool, $TOOL_ROUNDS rounds" >&2
+	for kick in once each; do
+		tool_compare $kick "$level" || exit 1
+	done
+done
+qm_quit q0
+qm_quit q1
