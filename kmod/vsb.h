@@ -219,6 +219,8 @@ struct vsb_dev {
 	 */
 	bool parked;
 	wait_queue_head_t park_wq;
+	/* a run paying the cost model: woken by a new reset_gen, or dying */
+	wait_queue_head_t cost_wq;
 	/* Q: this run came back to a changed device and must stop */
 	bool run_abandoned;
 

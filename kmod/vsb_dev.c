@@ -34,6 +34,17 @@ static void vsb_lock_queues(struct vsb_dev *vsb)
 }
 
 /*
+ * The device a parked run knew is gone (a reset, a new owner; Q+L held):
+ * the run is abandoned when it comes back, and one paying the cost model
+ * stops paying now.
+ */
+static void vsb_new_gen(struct vsb_dev *vsb)
+{
+	vsb->reset_gen++;
+	wake_up_all(&vsb->cost_wq);
+}
+
+/*
  * For the ops that change the state a run works on (its rings, or whether
  * it may run at all), and so must also wait for a run parked in a page
  * fault (vsb_mem.c) to come back and end. Not for reset, set_status and
@@ -458,7 +469,7 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 	}
 	vsb_maps_changed(vsb);
 	/* A run parked in a fault must not go on with the old device. */
-	vsb->reset_gen++;
+	vsb_new_gen(vsb);
 	vsb->features = 0;
 	vsb->status = 0;
 	vsb->suspended = false;
@@ -696,7 +707,7 @@ static int vsb_bind_mm(struct vdpa_device *vdpa, struct mm_struct *mm)
 		mmdrop(vsb->mm);
 	mmgrab(mm);
 	WRITE_ONCE(vsb->mm, mm);
-	vsb->reset_gen++;
+	vsb_new_gen(vsb);
 	vsb_maps_changed(vsb);
 	vsb_unlock_both(vsb);
 	return 0;
@@ -710,7 +721,7 @@ static void vsb_unbind_mm(struct vdpa_device *vdpa)
 	if (vsb->mm)
 		mmdrop(vsb->mm);
 	WRITE_ONCE(vsb->mm, NULL);
-	vsb->reset_gen++;
+	vsb_new_gen(vsb);
 	vsb_maps_changed(vsb);
 	vsb_unlock_both(vsb);
 }
@@ -733,6 +744,7 @@ static void vsb_free(struct vdpa_device *vdpa)
 	WRITE_ONCE(vsb->dying, true);
 	/* dying before any later callback's or run's check of it */
 	smp_mb();
+	wake_up_all(&vsb->cost_wq);
 	hrtimer_cancel(&vsb->coal_timer);
 	cancel_work_sync(&vsb->work);
 	hrtimer_cancel(&vsb->coal_timer);
@@ -798,6 +810,7 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 	mutex_init(&vsb->queue_lock);
 	mutex_init(&vsb->lock);
 	init_waitqueue_head(&vsb->park_wq);
+	init_waitqueue_head(&vsb->cost_wq);
 	spin_lock_init(&vsb->config_lock);
 	spin_lock_init(&vsb->kick_hint_lock);
 	INIT_WORK(&vsb->work, vsb_work);

@@ -170,22 +170,40 @@ struct vsb_cvq_run {
 #define VSB_COST_SPIN_NS (200 * NSEC_PER_USEC)
 
 /*
+ * A reset, a new owner or the device's end cuts a price short: the run
+ * that pays it is abandoned anyway (vsb_unpark()), and none of those may
+ * wait for a model, however dear.
+ */
+static bool vsb_cost_cut(struct vsb_dev *vsb, u64 gen)
+{
+	return READ_ONCE(vsb->reset_gen) != gen || READ_ONCE(vsb->dying);
+}
+
+/*
  * Until @deadline (ktime_get_ns()): asleep on an hrtimer, the CPU free as
  * it is while a NIC's firmware works; with @precise, the last
  * VSB_COST_SPIN_NS spinning, for a realized cost nearer the request.
- * TASK_IDLE: no signal wakes a worker, and the wait is no load.
+ * TASK_IDLE: no signal wakes a worker, and the wait is no load. Parked,
+ * from vsb_park()'s @gen on.
  */
-static void vsb_cost_sleep(u64 deadline, bool precise)
+static void vsb_cost_sleep(struct vsb_dev *vsb, u64 gen, u64 deadline,
+			   bool precise)
 {
 	u64 spin = precise ? VSB_COST_SPIN_NS : 0;
 	u64 wake = deadline > spin ? deadline - spin : 0;
 	ktime_t at = ns_to_ktime(wake);
+	DEFINE_WAIT(wait);
 
-	while (ktime_get_ns() < wake) {
-		set_current_state(TASK_IDLE);
+	for (;;) {
+		prepare_to_wait(&vsb->cost_wq, &wait, TASK_IDLE);
+		if (ktime_get_ns() >= wake || vsb_cost_cut(vsb, gen))
+			break;
 		schedule_hrtimeout_range(&at, 0, HRTIMER_MODE_ABS);
 	}
-	while (precise && ktime_get_ns() < deadline) {
+	finish_wait(&vsb->cost_wq, &wait);
+	if (!precise)
+		return;
+	while (ktime_get_ns() < deadline && !vsb_cost_cut(vsb, gen)) {
 		cond_resched();
 		cpu_relax();
 	}
@@ -215,7 +233,7 @@ static bool vsb_cvq_pay(struct vsb_dev *vsb, struct vsb_cvq_run *run)
 		return true;
 	start = ktime_get_ns();
 	gen = vsb_park(vsb);
-	vsb_cost_sleep(start + want, cost.precise);
+	vsb_cost_sleep(vsb, gen, start + want, cost.precise);
 	took = ktime_get_ns() - start;
 	kept = vsb_unpark(vsb, gen);
 	mutex_lock(&vsb->lock);

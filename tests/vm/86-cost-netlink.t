@@ -5,8 +5,10 @@
 # is refused before anything is sent, and changes nothing; "dev batching"
 # and "stats" show the model and what it realized. Then the model and
 # the completion mode change again and again under a running load: the
-# load must end, every command acked OK, none lost. (The kernel's own
-# checks of malformed requests: tests/vm/57.)
+# load must end, every command acked OK, none lost. Last, a dear
+# operation (31 s) is cut short when its driver goes away: the device is
+# deleted within 2 s. (The kernel's own checks of malformed requests:
+# tests/vm/57.)
 . tests/lib/tap.sh
 . tests/vm/lib/testbed.sh
 
@@ -38,6 +40,10 @@ refused() {
 		tap_diag "exit $_rc: $_out"
 		;;
 	esac
+}
+
+centis() {
+	tr -d . </proc/uptime | cut -d' ' -f1
 }
 
 # stat NAME: one of c0's module counters.
@@ -96,5 +102,19 @@ tap_is "$rc" 0 "a load of $ROUNDS x $N, the model and mode changed $i times unde
 [ "$rc" = 0 ] || tap_diag "$(tail -n 5 /tmp/86.load)"
 tap_ok "the device acked every command it took OK ($(stat commands))" \
 	sh -c "[ $(stat commands) -ge $((ROUNDS * N)) ] && [ $(stat ok) = $(stat commands) ]"
-tap_ok "c0 goes away" tb_dev_del c0
+
+vdpactl-batch dev cost c0 op 1s cmd 1s >/dev/null
+vdpactl-batch dev batching c0 completion batch
+vdpactl-batch load --dev c0 --count $N --rounds 1 --mode parallel \
+	--kick once --timeout 600000 >/dev/null 2>&1 &
+load=$!
+tb_wait 10 sh -c "[ \$(vdpactl-batch -j stats c0 2>/dev/null |
+	jq .module.c0.counters.commands) -ge $N ]"
+start=$(centis)
+kill -KILL $load
+wait $load 2>/dev/null
+tb_dev_del c0
+ms=$((($(centis) - start) * 10))
+tap_ok "a 31 s operation is cut short: its driver gone, c0 is deleted in $ms ms" \
+	test $ms -lt 2000
 tap_done
