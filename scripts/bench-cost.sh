@@ -82,27 +82,31 @@ function spread(list,    a, n) {
 	sort(a, n)
 	return n > 1 ? sprintf("[%.1f-%.1f]", a[1], a[n]) : ""
 }
-function realized(k) {
-	return real[k] == "-" ? "-" : sprintf("%s (p99 %s; asked %s)", real[k], p99[k], req[k])
+function realized(k,    cost) {
+	cost = real[k] == "-" ? "-" : sprintf("%s (p99 %s; asked %s) x%.1f/op",
+		real[k], p99[k], req[k], per_op[k])
+	return sprintf("%s, busy %.2f", cost, median(busy[k]))
 }
 {
 	k = $1 SUBSEP $2 SUBSEP $3
 	ms[k] = ms[k] " " $4
 	per_op[k] = $5 > 0 ? $6 / $5 : 0
 	req[k] = $7; real[k] = $8; p99[k] = $9
+	busy[k] = busy[k] " " $10
 	if (!($1 in seen_client)) { seen_client[$1] = 1; clients[++nc] = $1 }
 	if (!($2 in seen_level)) { seen_level[$2] = 1; levels[++nl] = $2 }
 }
 END {
 	print "CVQ cost model sweep, one boot; the cost is a model, spent asleep."
 	print "Load time in ms, median [min-max]; realized: the device\047s cost per"
-	print "operation in us, median (p99; mean asked for); imm/batch: ratio of"
-	print "the medians. qemu: QEMU 10, 4098 commands at cont, " rounds " loads each,"
+	print "operation in us, median (p99; mean asked for), commands per operation,"
+	print "and its own time on the CVQ per load without the cost (busy, ms,"
+	print "median); imm/batch: ratio of the medians. qemu: QEMU 10, 4098 commands at cont, " rounds " loads each,"
 	print "alternating; tool-KICK-MODE: vdpactl-batch compare, 30 commands, median"
 	print "of " tool_rounds " loads, alternating; its realized cost and xN/op"
 	print "(commands per operation) cover the compare\047s serial and parallel loads."
 	for (c = 1; c <= nc; c++) {
-		printf "\n%-24s %6s  %-22s %-22s %9s  %-34s %s\n", clients[c],
+		printf "\n%-24s %6s  %-22s %-22s %9s  %-48s %s\n", clients[c],
 			"op_us", "batch_ms", "immediate_ms", "imm/batch",
 			"batch realized", "immediate realized"
 		for (l = 1; l <= nl; l++) {
@@ -111,12 +115,13 @@ END {
 			if (!(b in ms) || !(i in ms))
 				continue
 			mb = median(ms[b]); mi = median(ms[i])
-			printf "%-24s %6s  %-22s %-22s %9.2f  %-34s %s\n", "",
+			printf "%-24s %6s  %-22s %-22s %9.2f  %-48s %s\n", "",
 				levels[l], sprintf("%.2f %s", mb, spread(ms[b])),
 				sprintf("%.2f %s", mi, spread(ms[i])),
 				(mb > 0 ? mi / mb : 0),
-				realized(b) sprintf(" x%.1f/op", per_op[b]), realized(i)
-			printf("%s\t%s\t%s\t%s\n", clients[c], levels[l], mb, mi) > tsv
+				realized(b), realized(i)
+			printf("%s\t%s\t%s\t%s\t%s\n", clients[c], levels[l], mb, mi,
+				real[i]) > tsv
 		}
 	}
 }' "$dir/cost.raw" | tee "$dir/cost.txt"
@@ -124,7 +129,7 @@ END {
 # The verdict: the claims of Documentation/cost-model.rst, read off the
 # medians above.
 awk -F '\t' '
-{ b[$1, $2] = $3; i[$1, $2] = $4 }
+{ b[$1, $2] = $3; i[$1, $2] = $4; real[$1, $2] = $5 }
 END {
 	print "\nVerdict (medians of this run; read against the spread above):"
 	best0 = b["qemu", 0] < i["qemu", 0] ? b["qemu", 0] : i["qemu", 0]
@@ -135,12 +140,14 @@ END {
 	printf "  tool, 30 commands, op 100us, kick once: batch %.1fx faster (parallel), kick each: %.1fx\n",
 		i["tool-once-parallel", 100] / b["tool-once-parallel", 100],
 		i["tool-each-parallel", 100] / b["tool-each-parallel", 100]
+	printf "  op 100us realized, QEMU immediate: %s us asleep, %s us precise (spinning)\n",
+		real["qemu", 100], real["qemu", "100p"]
 }' "$dir/cost.tsv" | tee -a "$dir/cost.txt"
 
 # The plot: load time against op cost, log scale, a colour per client,
 # batch solid and immediate dashed.
 plot_data=$dir/cost.plot
-awk -F '\t' '{ print $1 "\t" $2 "\t" $3 "\t" $4 }' "$dir/cost.tsv" >"$plot_data"
+awk -F '\t' '$2 !~ /p$/ { print $1 "\t" $2 "\t" $3 "\t" $4 }' "$dir/cost.tsv" >"$plot_data"
 for out in png:pngcairo svg:svg; do
 	gnuplot <<EOT
 set terminal ${out#*:} size 900,600 font "DejaVu Sans,11"

@@ -5,7 +5,7 @@
 # (Documentation/cost-model.rst), inside the test-bed VM
 # (scripts/bench-cost.sh boots it). vdpa_sim_batch devices in batch and in
 # immediate completion, each priced the same, for op costs LEVELS (us;
-# cmd 1 us, none at 0), in this one boot:
+# cmd 1 us, none at 0; 100p: 100 us, precise), in this one boot:
 #
 #   qemu     unmodified QEMU 10's vhost-vdpa state load at "cont", 4098
 #            commands (MAC, MQ, 4096 VLANs), ROUNDS loads per device,
@@ -19,19 +19,21 @@
 # event. Prints one raw row per load or compare result, prefixed "raw ";
 # the host script (scripts/bench-cost.sh) makes the table and the plot.
 #
-#   raw CLIENT LEVEL MODE MS OPS CMDS REQ_US REAL_MED_US REAL_P99_US
+#   raw CLIENT LEVEL MODE MS OPS CMDS REQ_US REAL_MED_US REAL_P99_US BUSY_MS
 #
 # CLIENT: qemu, or tool-KICK-SERIAL|PARALLEL; MODE: batch or immediate;
 # MS: the load time (a compare result's median load); OPS, CMDS: cost
 # operations and commands per load; REQ_US: mean requested cost of an
 # operation; REAL_*: realized cost per operation, median and p99 ("-"
-# without operations: level 0).
+# without operations: level 0); BUSY_MS: the device's own time on the
+# CVQ per load, without the cost (its cvq_busy_ns counter).
 . tests/vm/lib/testbed.sh
 . tests/vm/lib/qemu.sh
 
 ROUNDS=${1:-5}
 TOOL_ROUNDS=${2:-100}
-LEVELS="0 5 20 100"
+# 100p: op 100 us with precise on (the last 200 us spinning).
+LEVELS="0 5 20 100 100p"
 T=/sys/kernel/tracing
 PARAMS=/sys/module/vdpa_sim_batch/parameters
 WORK=/tmp/cost
@@ -39,10 +41,18 @@ WORK=/tmp/cost
 # set_cost LEVEL: every device's model for LEVEL.
 set_cost() {
 	_cmd=1us
+	_precise=off
 	[ "$1" = 0 ] && _cmd=0ns
+	[ "${1%p}" != "$1" ] && _precise=on
 	for _d in qb qi tb ti; do
-		vdpactl-batch dev cost $_d op "$1us" cmd $_cmd >/dev/null || return 1
+		vdpactl-batch dev cost $_d op "${1%p}us" cmd $_cmd \
+			precise $_precise >/dev/null || return 1
 	done
+}
+
+# busy_ns DEV: DEV's cvq_busy_ns counter.
+busy_ns() {
+	vdpactl-batch -j stats "$1" 2>/dev/null | jq ".module.$1.counters.cvq_busy_ns"
 }
 
 # paid DEV: "OPS CMDS REQ_US REAL_MED_US REAL_P99_US" of DEV's
@@ -63,30 +73,39 @@ paid() {
 # qemu_load QEMU DEV MODE LEVEL: one load at cont; its raw row.
 qemu_load() {
 	_from=$(wc -l <"$QM_DIR/$1.trace")
+	_busy=$(busy_ns "$2")
 	echo >"$T/trace"
 	qm "$1" hmp stop hmp cont || { cat "$QM_DIR/$1.out" >&2; return 1; }
-	echo "raw qemu $4 $3 $(qm_load_ms "$1" "$_from") $(paid "$2")"
+	echo "raw qemu $4 $3 $(qm_load_ms "$1" "$_from") $(paid "$2")" \
+		"$((($(busy_ns "$2") - _busy) / 1000))e-3"
 }
 
 # tool_compare KICK LEVEL: one compare of tb and ti; raw rows per result,
 # each with its device's cost over the whole compare, per load.
 tool_compare() {
 	echo >"$T/trace"
+	_busy_tb=$(busy_ns tb)
+	_busy_ti=$(busy_ns ti)
 	vdpactl-batch -j compare --count 30 --rounds "$TOOL_ROUNDS" \
 		--kick "$1" --dev tb --dev ti >$WORK/compare.json || return 1
 	for _d in tb ti; do
 		_mode="batch"
 		[ $_d = ti ] && _mode="immediate"
+		_busy=$_busy_tb
+		[ $_d = ti ] && _busy=$_busy_ti
+		_busy=$(($(busy_ns $_d) - _busy))
 		# Both load modes and the warm-ups: 2 * (rounds + 1) loads.
 		# shellcheck disable=SC2046 # five fields
 		set -- "$1" "$2" $(paid $_d)
 		jq -r --arg dev $_d --arg kick "$1" --arg level "$2" \
 			--arg mode $_mode --argjson loads $((2 * (TOOL_ROUNDS + 1))) \
-			--arg ops "$3" --arg cmds "$4" --arg rest "$5 $6 $7" '
+			--arg ops "$3" --arg cmds "$4" --arg rest "$5 $6 $7" \
+			--argjson busy "$_busy" '
 			.compare.results[] | select(.device == $dev) |
 			"raw tool-\($kick)-\(.mode) \($level) \($mode) " +
 			"\(.median_us_per_command * 30 / 1000) " +
-			"\(($ops | tonumber) / $loads) \(($cmds | tonumber) / $loads) \($rest)"' \
+			"\(($ops | tonumber) / $loads) \(($cmds | tonumber) / $loads) \($rest) " +
+			"\($busy / $loads / 1e6)"' \
 			$WORK/compare.json
 	done
 }
@@ -103,9 +122,13 @@ tb_dev_add qi vdpasim_batch vhost_vdpa mac 02:00:00:00:c0:02 &&
 echo batch >$PARAMS/completion
 echo 16384 >"$T/buffer_size_kb"
 echo 1 >"$T/events/vdpa_sim_batch/vsb_cvq_cost/enable"
+# Each QEMU's first loads after its start are slower, whatever the
+# device: two untimed ones each.
 for q in q0:qb q1:qi; do
 	qm_start "${q%:*}" "${q#*:}" || { cat "$QM_DIR/${q%:*}.err" >&2; exit 1; }
 	qm "${q%:*}" init || { cat "$QM_DIR/${q%:*}.out" >&2; exit 1; }
+	qm "${q%:*}" hmp stop hmp cont hmp stop hmp cont ||
+		{ cat "$QM_DIR/${q%:*}.out" >&2; exit 1; }
 done
 
 for level in $LEVELS; do
