@@ -21,7 +21,7 @@ usage() {
 Usage: $VB_PROG [--rounds N] [--tool-rounds M] [--report-only]
 
 Boot the VM once and sweep the CVQ cost model: N QEMU loads per device
-and cost (default 5), M tool rounds per compare (default 100).
+and cost (default 5), M tool rounds per compare (default 60).
 --report-only: no VM, the table and plot again from the last raw rows.
 Benchmarks must run alone: anything else busy on the host shows.
 EOT
@@ -29,7 +29,7 @@ EOT
 }
 
 rounds=5
-tool_rounds=100
+tool_rounds=60
 report_only=
 while [ $# -gt 0 ]; do
 	case "$1" in

@@ -31,7 +31,7 @@
 . tests/vm/lib/qemu.sh
 
 ROUNDS=${1:-5}
-TOOL_ROUNDS=${2:-100}
+TOOL_ROUNDS=${2:-60}
 # 100p: op 100 us with precise on (the last 200 us spinning).
 LEVELS="0 5 20 100 100p"
 T=/sys/kernel/tracing

@@ -49,7 +49,7 @@ load() {
 		--mode "$2" --kick "$3" --profile "$4" >/dev/null
 }
 
-tap_plan 17
+tap_plan 15
 tb_load_batch
 for bad in op=abc bogus=1 op=1000000001 op precise=maybe; do
 	tap_fails "cost=$bad is refused" sh -c "echo $bad >$P/cost"
