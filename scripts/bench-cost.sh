@@ -82,10 +82,15 @@ function spread(list,    a, n) {
 	sort(a, n)
 	return n > 1 ? sprintf("[%.1f-%.1f]", a[1], a[n]) : ""
 }
-function realized(k,    cost) {
+function realized(k,    cost, parts) {
 	cost = real[k] == "-" ? "-" : sprintf("%s (p99 %s; asked %s) x%.1f/op",
 		real[k], p99[k], req[k], per_op[k])
-	return sprintf("%s, busy %.2f", cost, median(busy[k]))
+	parts = sprintf("busy %.2f", median(busy[k]))
+	# A QEMU load is one load: its time splits into the device\047s.
+	if (k ~ /^qemu/)
+		parts = sprintf("busy %.2f cost %.2f idle %.2f", median(busy[k]),
+			median(costms[k]), median(idle[k]))
+	return cost ", " parts
 }
 {
 	k = $1 SUBSEP $2 SUBSEP $3
@@ -93,6 +98,8 @@ function realized(k,    cost) {
 	per_op[k] = $5 > 0 ? $6 / $5 : 0
 	req[k] = $7; real[k] = $8; p99[k] = $9
 	busy[k] = busy[k] " " $10
+	costms[k] = costms[k] " " $11
+	idle[k] = idle[k] " " ($4 - $10 - $11)
 	if (!($1 in seen_client)) { seen_client[$1] = 1; clients[++nc] = $1 }
 	if (!($2 in seen_level)) { seen_level[$2] = 1; levels[++nl] = $2 }
 }
@@ -101,12 +108,13 @@ END {
 	print "Load time in ms, median [min-max]; realized: the device\047s cost per"
 	print "operation in us, median (p99; mean asked for), commands per operation,"
 	print "and its own time on the CVQ per load without the cost (busy, ms,"
-	print "median); imm/batch: ratio of the medians. qemu: QEMU 10, 4098 commands at cont, " rounds " loads each,"
+	print "median; for QEMU also the cost realized and the rest, idle, per load);"
+	print "imm/batch: ratio of the medians. qemu: QEMU 10, 4098 commands at cont, " rounds " loads each,"
 	print "alternating; tool-KICK-MODE: vdpactl-batch compare, 30 commands, median"
 	print "of " tool_rounds " loads, alternating; its realized cost and xN/op"
 	print "(commands per operation) cover the compare\047s serial and parallel loads."
 	for (c = 1; c <= nc; c++) {
-		printf "\n%-24s %6s  %-22s %-22s %9s  %-48s %s\n", clients[c],
+		printf "\n%-24s %6s  %-22s %-22s %9s  %-64s %s\n", clients[c],
 			"op_us", "batch_ms", "immediate_ms", "imm/batch",
 			"batch realized", "immediate realized"
 		for (l = 1; l <= nl; l++) {
@@ -115,7 +123,7 @@ END {
 			if (!(b in ms) || !(i in ms))
 				continue
 			mb = median(ms[b]); mi = median(ms[i])
-			printf "%-24s %6s  %-22s %-22s %9.2f  %-48s %s\n", "",
+			printf "%-24s %6s  %-22s %-22s %9.2f  %-64s %s\n", "",
 				levels[l], sprintf("%.2f %s", mb, spread(ms[b])),
 				sprintf("%.2f %s", mi, spread(ms[i])),
 				(mb > 0 ? mi / mb : 0),

@@ -19,14 +19,15 @@
 # event. Prints one raw row per load or compare result, prefixed "raw ";
 # the host script (scripts/bench-cost.sh) makes the table and the plot.
 #
-#   raw CLIENT LEVEL MODE MS OPS CMDS REQ_US REAL_MED_US REAL_P99_US BUSY_MS
+#   raw CLIENT LEVEL MODE MS OPS CMDS REQ_US REAL_MED_US REAL_P99_US BUSY_MS COST_MS
 #
 # CLIENT: qemu, or tool-KICK-SERIAL|PARALLEL; MODE: batch or immediate;
 # MS: the load time (a compare result's median load); OPS, CMDS: cost
 # operations and commands per load; REQ_US: mean requested cost of an
 # operation; REAL_*: realized cost per operation, median and p99 ("-"
 # without operations: level 0); BUSY_MS: the device's own time on the
-# CVQ per load, without the cost (its cvq_busy_ns counter).
+# CVQ per load, without the cost (its cvq_busy_ns counter); COST_MS: the
+# cost it realized per load.
 . tests/vm/lib/testbed.sh
 . tests/vm/lib/qemu.sh
 
@@ -70,6 +71,14 @@ paid() {
 		}'
 }
 
+# cost_ms DEV LOADS: the cost DEV's vsb_cvq_cost events in the trace
+# realized, per load, in ms.
+cost_ms() {
+	grep " vsb_cvq_cost: dev=$1 " "$T/trace" |
+		sed 's/.* real_ns=\([0-9]*\).*/\1/' |
+		awk -v loads="$2" '{ ns += $1 } END { printf "%.3f\n", ns / loads / 1e6 }'
+}
+
 # qemu_load QEMU DEV MODE LEVEL: one load at cont; its raw row.
 qemu_load() {
 	_from=$(wc -l <"$QM_DIR/$1.trace")
@@ -77,7 +86,7 @@ qemu_load() {
 	echo >"$T/trace"
 	qm "$1" hmp stop hmp cont || { cat "$QM_DIR/$1.out" >&2; return 1; }
 	echo "raw qemu $4 $3 $(qm_load_ms "$1" "$_from") $(paid "$2")" \
-		"$((($(busy_ns "$2") - _busy) / 1000))e-3"
+		"$((($(busy_ns "$2") - _busy) / 1000))e-3 $(cost_ms "$2" 1)"
 }
 
 # tool_compare KICK LEVEL: one compare of tb and ti; raw rows per result,
@@ -95,17 +104,19 @@ tool_compare() {
 		[ $_d = ti ] && _busy=$_busy_ti
 		_busy=$(($(busy_ns $_d) - _busy))
 		# Both load modes and the warm-ups: 2 * (rounds + 1) loads.
+		_loads=$((2 * (TOOL_ROUNDS + 1)))
+		_cost=$(cost_ms $_d $_loads)
 		# shellcheck disable=SC2046 # five fields
 		set -- "$1" "$2" $(paid $_d)
 		jq -r --arg dev $_d --arg kick "$1" --arg level "$2" \
-			--arg mode $_mode --argjson loads $((2 * (TOOL_ROUNDS + 1))) \
+			--arg mode $_mode --argjson loads $_loads --arg cost "$_cost" \
 			--arg ops "$3" --arg cmds "$4" --arg rest "$5 $6 $7" \
 			--argjson busy "$_busy" '
 			.compare.results[] | select(.device == $dev) |
 			"raw tool-\($kick)-\(.mode) \($level) \($mode) " +
 			"\(.median_us_per_command * 30 / 1000) " +
 			"\(($ops | tonumber) / $loads) \(($cmds | tonumber) / $loads) \($rest) " +
-			"\($busy / $loads / 1e6)"' \
+			"\($busy / $loads / 1e6) \($cost)"' \
 			$WORK/compare.json
 	done
 }
