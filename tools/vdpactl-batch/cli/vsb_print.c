@@ -295,11 +295,6 @@ void format_time_approx(double ns, bool at_least, char *buf, size_t len)
 	snprintf(buf, len, "%s%.0fns", prefix, ns);
 }
 
-uint64_t vsb_bucket_low(unsigned int i)
-{
-	return i ? 1ULL << (i - 1) : 0;
-}
-
 static void bucket_range(unsigned int i, const char *unit, char *buf,
 			 size_t len)
 {
@@ -308,11 +303,12 @@ static void bucket_range(unsigned int i, const char *unit, char *buf,
 	if (i == 0)
 		snprintf(buf, len, "[0, 1)%s%s", sep, unit);
 	else if (i == VSB_HIST_BUCKETS - 1)
-		snprintf(buf, len, "[%" PRIu64 ", inf)%s%s", vsb_bucket_low(i),
-			 sep, unit);
+		snprintf(buf, len, "[%" PRIu64 ", inf)%s%s",
+			 log2_hist_bucket_low(i), sep, unit);
 	else
 		snprintf(buf, len, "[%" PRIu64 ", %" PRIu64 ")%s%s",
-			 vsb_bucket_low(i), vsb_bucket_low(i + 1), sep, unit);
+			 log2_hist_bucket_low(i), log2_hist_bucket_low(i + 1),
+			 sep, unit);
 }
 
 /* Text: the buckets from the first to the last used, bars scaled to the top. */
@@ -384,7 +380,7 @@ static void print_hist(struct output *o, enum vsb_hist_id id,
 	print_u64(o, PRINT_JSON, "total", NULL, total);
 	open_json_array(o, "lower_bounds");
 	for (i = 0; i < VSB_HIST_BUCKETS; i++)
-		print_u64(o, PRINT_JSON, NULL, NULL, vsb_bucket_low(i));
+		print_u64(o, PRINT_JSON, NULL, NULL, log2_hist_bucket_low(i));
 	close_json_array(o);
 	open_json_array(o, "counts");
 	for (i = 0; i < VSB_HIST_BUCKETS; i++)

@@ -47,7 +47,4 @@ unsigned int format_vlan_ranges(const uint8_t *vlans, char *buf, size_t len);
 #define VSB_TIME_APPROX_LEN 40
 void format_time_approx(double ns, bool at_least, char *buf, size_t len);
 
-/* Lower bound of histogram bucket @i: 0, 1, 2, 4, ... */
-uint64_t vsb_bucket_low(unsigned int i);
-
 #endif

@@ -6,7 +6,7 @@
 
 #include "lib/log2_hist.h"
 
-static uint64_t bucket_low(unsigned int i)
+uint64_t log2_hist_bucket_low(unsigned int i)
 {
 	return i ? 1ULL << (i - 1) : 0;
 }
@@ -34,13 +34,13 @@ int log2_hist_quantile(const uint64_t *counts, unsigned int n_buckets,
 	*est = (struct log2_hist_estimate){ 0 };
 	if (i == 0)
 		return 0;
-	low = (double)bucket_low(i);
+	low = (double)log2_hist_bucket_low(i);
 	if (i == n_buckets - 1) {
 		est->value = low;
 		est->at_least = true;
 		return 0;
 	}
-	width = (double)bucket_low(i + 1) - low;
+	width = (double)log2_hist_bucket_low(i + 1) - low;
 	est->value = low + width * ((double)(rank - before) - 0.5) /
 				   (double)counts[i];
 	return 0;

@@ -29,6 +29,9 @@ struct log2_hist_estimate {
  * [2^(i-1), 2^i) is estimated at 1.5 * 2^(i-1). Bucket 0 gives 0.
  * -EINVAL for an empty histogram or a @permille out of range.
  */
+/* The lowest value bucket @i counts. */
+uint64_t log2_hist_bucket_low(unsigned int i);
+
 int log2_hist_quantile(const uint64_t *counts, unsigned int n_buckets,
 		       unsigned int permille, struct log2_hist_estimate *est);
 

@@ -15,6 +15,7 @@
 #include <linux/netlink.h>
 
 #include "cli/vsb_print.h"
+#include "lib/log2_hist.h"
 #include "tests/netlink/genl_build.h"
 #include "netlink/vsb_msg.h"
 
@@ -512,9 +513,9 @@ static void vlan_ranges(void **state)
 	vsb_vlan_assign(vlans, 3, false);
 	assert_int_equal(format_vlan_ranges(vlans, text, sizeof(text)), 4);
 	assert_string_equal(text, "0 2 4 4095");
-	assert_int_equal(vsb_bucket_low(0), 0);
-	assert_int_equal(vsb_bucket_low(1), 1);
-	assert_int_equal(vsb_bucket_low(7), 64);
+	assert_int_equal(log2_hist_bucket_low(0), 0);
+	assert_int_equal(log2_hist_bucket_low(1), 1);
+	assert_int_equal(log2_hist_bucket_low(7), 64);
 }
 
 int main(void)
