@@ -461,21 +461,10 @@ static const struct netlink_range_validation vsb_cost_range = {
 	.max = VSB_COST_MAX_NS,
 };
 
-#define VSB_COST_POLICY NLA_POLICY_FULL_RANGE(NLA_U32, &vsb_cost_range)
-
+/* Every item of the model alike: a new one cannot be left out. */
 static const struct nla_policy vsb_genl_cost_policy[VSB_COST_MAX + 1] = {
-	[VSB_COST_OP] = VSB_COST_POLICY,
-	[VSB_COST_CMD] = VSB_COST_POLICY,
-	[VSB_COST_RX] = VSB_COST_POLICY,
-	[VSB_COST_MAC] = VSB_COST_POLICY,
-	[VSB_COST_MAC_TABLE] = VSB_COST_POLICY,
-	[VSB_COST_VLAN] = VSB_COST_POLICY,
-	[VSB_COST_ANNOUNCE] = VSB_COST_POLICY,
-	[VSB_COST_MQ] = VSB_COST_POLICY,
-	[VSB_COST_RSS] = VSB_COST_POLICY,
-	[VSB_COST_OFFLOADS] = VSB_COST_POLICY,
-	[VSB_COST_COAL] = VSB_COST_POLICY,
-	[VSB_COST_STATS] = VSB_COST_POLICY,
+	[VSB_COST_OP... VSB_COST_ITEMS - 1] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &vsb_cost_range),
 	[VSB_COST_PRECISE] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 

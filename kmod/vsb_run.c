@@ -225,6 +225,9 @@ static bool vsb_cvq_pay(struct vsb_dev *vsb, struct vsb_cvq_run *run)
 	u64 want, start, took, gen;
 	bool kept;
 
+	/* A publish of nothing new (a run's last look) owes nothing. */
+	if (!run->owed.cmds)
+		return true;
 	mutex_lock(&vsb->lock);
 	cost = vsb->cost;
 	mutex_unlock(&vsb->lock);
