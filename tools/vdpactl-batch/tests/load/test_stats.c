@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Timing statistics: min, median, p99 (nearest rank), max, mean.
+ * Timing statistics: min, quartiles, p99 (nearest rank), max, mean; the
+ * spread of paired ratios.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -105,6 +106,59 @@ static void scaling_to_per_command(void **state)
 		    per_cmd.max == 30 && per_cmd.total == 60);
 }
 
+static void quartiles_interpolate_like_the_median(void **state)
+{
+	uint64_t samples[] = { 40, 10, 30, 20, 50 };
+	uint64_t four[] = { 1, 2, 3, 4 };
+	struct time_summary s;
+
+	(void)state;
+	/* Positions 1, 2, 3 of 0..4: exact order statistics. */
+	assert_int_equal(time_summary_compute(samples, 5, &s), 0);
+	assert_true(s.q1 == 20 && s.median == 30 && s.q3 == 40);
+	/* Positions 0.75, 1.5, 2.25 of 0..3. */
+	assert_int_equal(time_summary_compute(four, 4, &s), 0);
+	assert_true(s.q1 == 1.75 && s.median == 2.5 && s.q3 == 3.25);
+	/* One sample: every quantile is that sample. */
+	assert_int_equal(time_summary_compute(four, 1, &s), 0);
+	assert_true(s.q1 == 1 && s.q3 == 1);
+}
+
+static void ratios_pair_round_by_round(void **state)
+{
+	/* The baseline took 100 each round; this run 50, 25, 100, 0 (none). */
+	uint64_t base[] = { 100, 100, 100, 100 };
+	uint64_t run[] = { 50, 25, 100, 0 };
+	struct ratio_summary r;
+
+	(void)state;
+	assert_int_equal(ratio_summary_compute(base, run, 4, &r), 0);
+	/* Ratios 1, 2, 4: the round without a time does not count. */
+	assert_int_equal(r.n, 3);
+	assert_true(r.min == 1 && r.median == 2 && r.max == 4);
+	assert_true(r.q1 == 1.5 && r.q3 == 3);
+	assert_false(ratio_within_noise(&r));
+	assert_int_equal(ratio_summary_compute(base, run + 3, 1, &r), -EINVAL);
+	assert_int_equal(ratio_summary_compute(base, run, 0, &r), -EINVAL);
+}
+
+static void noise_is_a_middle_half_around_one(void **state)
+{
+	double mixed[] = { 0.8, 1.3, 0.9, 1.2 };
+	double slower[] = { 0.5, 0.6, 0.7, 0.8, 0.99 };
+	struct ratio_summary r;
+
+	(void)state;
+	assert_int_equal(ratio_summary_of(mixed, 4, &r), 0);
+	assert_true(ratio_within_noise(&r));
+	/* The input keeps its order. */
+	assert_true(mixed[0] == 0.8);
+	assert_int_equal(ratio_summary_of(slower, 5, &r), 0);
+	assert_false(ratio_within_noise(&r));
+	assert_true(r.median == 0.7);
+	assert_int_equal(ratio_summary_of(slower, 0, &r), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -114,6 +168,9 @@ int main(void)
 		cmocka_unit_test(p99_is_nearest_rank),
 		cmocka_unit_test(one_outlier_moves_the_mean_not_the_median),
 		cmocka_unit_test(scaling_to_per_command),
+		cmocka_unit_test(quartiles_interpolate_like_the_median),
+		cmocka_unit_test(ratios_pair_round_by_round),
+		cmocka_unit_test(noise_is_a_middle_half_around_one),
 	};
 
 	return cmocka_run_group_tests_name("timestats", tests, NULL, NULL);
