@@ -98,7 +98,7 @@ SLUB_VM_TESTS = $(wildcard tests/vm/60-stress-lifecycle.t \
 	tests/vm/69-mmap-lock-race.t)
 HARNESS_TESTS = $(wildcard tests/harness/*.t)
 
-.PHONY: all module tool setup testbed testbed-image check check-tests run \
+.PHONY: all module tool setup testbed testbed-image check check-tests run bench-report \
 	newest-setup check-newest \
 	lint clean distclean help unit-tests tool-unit-tests kmod-unit-tests \
 	insn-count
@@ -243,30 +243,26 @@ check-tests: testbed-image unit-tests lint
 	$(Q)VM_NO_BUILD=1 VM_SLUB_DEBUG=1 VM_TIMEOUT=$${VM_TIMEOUT:-1200} \
 		prove --timer --exec tests/run-test $(SLUB_VM_TESTS)
 
-# On the newest kernel only the comparison itself: the instruction counts,
-# QEMU and cold-load figures in build/bench are the test bed's.
-ifeq ($(KERNEL),testbed)
-run: setup
-	$(Q)$(MAKE) testbed-image insn-count
-	$(Q)VM_NO_BUILD=1 scripts/vm.sh --name run -- scripts/guest/main-job.sh
-	$(Q)VM_NO_BUILD=1 scripts/bench-insns.sh
-	$(Q)VM_NO_BUILD=1 scripts/bench-qemu.sh
-	$(Q)VM_NO_BUILD=1 scripts/bench-cost.sh
-	$(Q)VM_NO_BUILD=1 scripts/bench-cold.sh
-else
-run: setup newest-setup
-	$(Q)test -e $(BUILD)/newest.env || \
-		{ echo 'run: no kernel newer than the test bed'"'"'s in the archive'; exit 1; }
-	$(Q)$(MAKE) testbed-image
-	$(Q)VM_NO_BUILD=1 scripts/vm.sh --name run -- scripts/guest/main-job.sh
-endif
+# The main job: scripts/run.sh runs the stages (on the newest kernel only
+# the comparison itself: the instruction counts, QEMU and cold-load
+# figures are the test bed's), one progress line each, and ends with the
+# verdict; everything else goes to build/bench.
+run:
+	$(Q)scripts/run.sh
+
+# The verdict and report.html of "make run", from its samples.
+BENCH_REPORT_BIN := $(BUILD)/bench-report/bench-report
+bench-report: $(BENCH_REPORT_BIN)
+$(BENCH_REPORT_BIN): $(wildcard tools/bench-report/*.[ch] tools/bench-report/Makefile) \
+		$(TOOL_DIR)/load/timestats.c $(TOOL_DIR)/load/timestats.h
+	$(Q)$(MAKE) -s -C tools/bench-report O=$(BUILD)/bench-report
 
 lint: testbed-image
 	$(Q)scripts/lint.sh
 
 clean:
 	$(Q)rm -rf $(BUILD)/kmod $(BUILD)/testmod $(BUILD)/tool $(BUILD)/vm \
-		$(BUILD)/tool-san \
+		$(BUILD)/tool-san $(BUILD)/bench-report \
 		$(BUILD)/stock $(BUILD)/bench $(BUILD)/unit $(BUILD)/lint \
 		$(BUILD)/testtools
 

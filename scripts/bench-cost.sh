@@ -59,6 +59,8 @@ if [ -z "$report_only" ]; then
 		tee "$dir/cost.log" | grep --line-buffered '^bench-cost: ' ||
 		{ tail -n 20 "$dir/cost.log" >&2; die "the sweep failed (log: $dir/cost.log)"; }
 	sed -n 's/^raw //p' "$dir/cost.log" | tr -d '\r' >"$dir/cost.raw"
+	# QEMU's load times, for bench-report (scripts/run.sh).
+	tr -d '\r' <"$dir/cost.log" | grep '^sample ' || true
 fi
 [ -s "$dir/cost.raw" ] || die "no rows in $dir/cost.raw (log: $dir/cost.log)"
 rm -f "$dir/cost.tsv"

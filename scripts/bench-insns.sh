@@ -98,7 +98,8 @@ for run in each/poll once/poll each/call once/call; do
 		>"$guest"
 	# A boot that died early and was retried left no windows: only the
 	# run's own are in the file. Each run's windows must all be there.
-	awk -v count="$count" -v rounds="$rounds" -v kick="$kick" -v wait="$wait" '
+	awk -v count="$count" -v rounds="$rounds" -v kick="$kick" -v wait="$wait" \
+		-v stage="insns-$kick-$wait" '
 	FNR == NR {
 		if ($1 == "slot") { dev[$2] = $3; mode[$2] = $4; n++ }
 		if ($1 == "compare") {
@@ -131,10 +132,15 @@ for run in each/poll once/poll each/call once/call; do
 			}
 			t = (user[i] + kernel[i]) / cmds
 			total[dev[i], mode[i]] = t
+			samples = samples sprintf("sample %s %s/%s 0 %.0f\n", stage, dev[i], mode[i], t)
 			printf "%-8s %-9s %10.0f %10.0f %10.0f %8.2fx %13s\n", dev[i], mode[i], user[i] / cmds, kernel[i] / cmds, t, (base > 0 ? base / t : 0), med[i]
 		}
 		if (bad)
 			exit bad
+		# The counts, for bench-report (scripts/run.sh).
+		printf "sample %s @unit insns/cmd 1\nsample %s @count\n", stage, stage
+		printf "sample %s @cond %d MAC_ADDR_SET x %d loads, 256-entry rings, all vCPUs\n", stage, count, rounds
+		printf "%s", samples
 		# What each choice is worth: the ratio of instructions without
 		# it to with it.
 		printf "%-44s %8s %8s\n", "worth (instructions without / with)", "serial", "parallel"

@@ -21,13 +21,14 @@ export VB_KERNEL=testbed
 # shellcheck source=lib/apt-sources.sh
 . "$VB_ROOT/scripts/lib/apt-sources.sh"
 
-# Build, unit-test, lint and VM tools. linux-headers come separately because
-# their version is the test-bed kernel's, chosen below.
+# Build, unit-test, lint and VM tools, and headless chromium for checking that
+# the benchmark report renders (scripts/render-check.sh). linux-headers come
+# separately because their version is the test-bed kernel's, chosen below.
 PACKAGES=(
 	build-essential make pkg-config libmnl-dev libcmocka-dev
 	qemu-system-x86 busybox-static cpio xz-utils zstd kmod
 	iproute2 ethtool jq sparse perl shellcheck clang-format
-	gnuplot-nox fonts-dejavu-core
+	gnuplot-nox fonts-dejavu-core chromium
 	clang libclang-rt-dev dkms python3-docutils bash-completion
 	groff-base man-db
 )

@@ -79,14 +79,17 @@ cost_ms() {
 		awk -v loads="$2" '{ ns += $1 } END { printf "%.3f\n", ns / loads / 1e6 }'
 }
 
-# qemu_load QEMU DEV MODE LEVEL: one load at cont; its raw row.
+# qemu_load QEMU DEV MODE LEVEL ROUND: one load at cont; its raw row and
+# its load time as a sample for bench-report (scripts/run.sh).
 qemu_load() {
 	_from=$(wc -l <"$QM_DIR/$1.trace")
 	_busy=$(busy_ns "$2")
 	echo >"$T/trace"
 	qm "$1" hmp stop hmp cont || { cat "$QM_DIR/$1.out" >&2; return 1; }
-	echo "raw qemu $4 $3 $(qm_load_ms "$1" "$_from") $(paid "$2")" \
+	_ms=$(qm_load_ms "$1" "$_from")
+	echo "raw qemu $4 $3 $_ms $(paid "$2")" \
 		"$((($(busy_ns "$2") - _busy) / 1000))e-3 $(cost_ms "$2" 1)"
+	echo "sample cost-op$4 $3 $5 $_ms"
 }
 
 # tool_compare KICK LEVEL: one compare of tb and ti; raw rows per result,
@@ -145,13 +148,15 @@ done
 for level in $LEVELS; do
 	echo "bench-cost: op ${level}us: QEMU, $ROUNDS loads each" >&2
 	set_cost "$level" || exit 1
+	echo "sample cost-op$level @unit ms 1"
+	echo "sample cost-op$level @cond QEMU 10, 4098 commands per load at cont, $ROUNDS rounds per cost level, devices alternating"
 	r=0
 	while [ $r -lt "$ROUNDS" ]; do
 		order="q0:qb:batch q1:qi:immediate"
 		[ $((r % 2)) = 1 ] && order="q1:qi:immediate q0:qb:batch"
 		for q in $order; do
 			# shellcheck disable=SC2046 # QEMU:DEV:MODE
-			qemu_load $(echo "$q" | tr : ' ') "$level" || exit 1
+			qemu_load $(echo "$q" | tr : ' ') "$level" "$r" || exit 1
 		done
 		r=$((r + 1))
 	done

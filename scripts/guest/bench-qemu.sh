@@ -22,8 +22,9 @@
 # and take turns load by load (the order rotating each round), after two
 # untimed loads each: a host or scheduler hiccup of a few seconds, which
 # under TCG can double a load, then hits every device, not one device's
-# whole sample. Each cell: median [min-max] over the rounds. Raw rows go
-# to /tmp/qemu/bench.raw and are printed after the table.
+# whole sample. The raw rows go to /tmp/qemu/bench.raw and are printed at
+# the end, then QEMU's load times as "sample qemu-CMDS DEVICE ROUND MS"
+# lines for bench-report (scripts/run.sh), which does the statistics.
 . tests/vm/lib/testbed.sh
 . tests/vm/lib/qemu.sh
 
@@ -51,12 +52,12 @@ device_stats() {
 	}' "$T/trace"
 }
 
-# load KIND CMDS: one stop/cont load of CMDS commands by KIND's QEMU.
+# load KIND CMDS ROUND: one stop/cont load of CMDS commands by KIND's QEMU.
 load() {
 	_from=$(wc -l <"$QM_DIR/$1.trace")
 	echo >"$T/trace"
 	qm "$1" hmp stop hmp cont || { cat "$QM_DIR/$1.out" >&2; return 1; }
-	echo "$1 $2 $(qm_load_ms "$1" "$_from") $(device_stats)" >>"$RAW"
+	echo "$1 $2 $3 $(qm_load_ms "$1" "$_from") $(device_stats)" >>"$RAW"
 }
 
 # rotated N: KINDS, the first N mod 4 moved to the end.
@@ -73,9 +74,9 @@ measure() {
 	while [ "$_r" -lt "$ROUNDS" ]; do
 		for _kind in $(rotated $_r); do
 			if [ "$_kind" != stock ]; then
-				load "$_kind" "$1" || return 1
+				load "$_kind" "$1" "$_r" || return 1
 			elif [ "$1" = 4098 ]; then
-				load stock 1 || return 1
+				load stock 1 "$_r" || return 1
 			fi
 		done
 		_r=$((_r + 1))
@@ -128,35 +129,13 @@ for kind in $KINDS; do
 	qm_quit "$kind"
 done
 
-echo "QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version //p') vhost-vdpa load at cont," \
-	"$ROUNDS rounds each: median [min-max]"
-awk '
-function cell(list,    n, v, i, j, t) {
-	n = split(list, v, " ")
-	if (v[1] == "-")
-		return "-"
-	for (i = 1; i <= n; i++)
-		for (j = i + 1; j <= n; j++)
-			if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
-	return sprintf("%s [%s-%s]", n % 2 ? v[(n + 1) / 2] : \
-		sprintf("%.3f", (v[n / 2] + v[n / 2 + 1]) / 2), v[1], v[n])
-}
-{
-	k = $1 " " $2
-	if (!(k in seen)) { seen[k] = 1; order[++rows] = k }
-	for (c = 3; c <= 6; c++)
-		val[k, c] = val[k, c] " " $c
-}
-END {
-	printf "%-10s %5s  %-30s %-26s %-20s %s\n", "device", "cmds",
-		"qemu_ms", "device_ms", "per_batch", "kicks"
-	for (r = 1; r <= rows; r++) {
-		split(order[r], kc, " ")
-		printf "%-10s %5s  %-30s %-26s %-20s %s\n", kc[1], kc[2],
-			cell(val[order[r], 3]), cell(val[order[r], 4]),
-			cell(val[order[r], 5]), cell(val[order[r], 6])
-	}
-}' "$RAW"
-echo
-echo "raw: device cmds qemu_ms device_ms per_batch kicks"
+version=$(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')
+echo "raw: device cmds round qemu_ms device_ms per_batch kicks"
 cat "$RAW"
+for cmds in 4098 1000 30 1; do
+	echo "sample qemu-$cmds @unit ms 1"
+	echo "sample qemu-$cmds @cond QEMU $version, vhost-vdpa netdev, $cmds commands per load at cont, $ROUNDS rounds, devices alternating"
+done
+while read -r kind cmds round ms _; do
+	echo "sample qemu-$cmds $kind $round $ms"
+done <"$RAW"

@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# tools/bench-report: the verdict "make run" ends with, from the fixture
+# samples of tests/fixtures/bench-report (made-up numbers whose figures
+# are worked out by hand below): paired ratios with their interquartile
+# range, readings, missing stages, a busy host, bad input.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/tap.sh
+
+F=tests/fixtures/bench-report
+SPEC=scripts/lib/verdict.spec
+BIN=build/bench-report/bench-report
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+tap_plan 12
+if ! make -s bench-report >"$out/make.log" 2>&1; then
+	tap_diag "$(cat "$out/make.log")"
+	tap_ok "bench-report builds" false
+	tap_done
+	exit 0
+fi
+
+# report DATA_DIR: the verdict on stdout; status in $out/rc.
+report() {
+	local rc=0
+	mkdir -p "$out/r"
+	"$BIN" --data "$1" --spec "$SPEC" --out "$out/r" 2>"$out/err" || rc=$?
+	echo "$rc" >"$out/rc"
+}
+
+# line LABEL: the verdict line of LABEL, its spaces squeezed.
+line() {
+	grep -F "  $1 " "$out/verdict" | tr -s ' ' | sed 's/^ //'
+}
+
+report "$F" >"$out/verdict"
+tap_is "$(cat "$out/rc")" 0 "the fixture's verdict is made"
+tap_ok "and fits one page (at most 40 lines)" \
+	test "$(wc -l <"$out/verdict")" -le 40
+# stock0 parallel (540 + 3j) us and batch0 (140 + 3j) us per load in
+# round j = 0..8: ratios 3.86 down to 3.44, median j = 4: 552/152.
+tap_is "$(line 'all of it, parallel (stock0/batch0)' | head -1)" \
+	"all of it, parallel (stock0/batch0) 3.63x [3.53-3.74] faster" \
+	"a ratio is the median of round-by-round ratios, with their quartiles"
+tap_is "$(line 'stock vdpa_sim_net, serial, us/cmd')" \
+	"stock vdpa_sim_net, serial, us/cmd 20.4 us/cmd [20.2-20.6]" \
+	"a value is shown in the stage's unit: 612 us per 30 commands"
+tap_is "$(line 'kick suppression, parallel (nosup0/batch0)')" \
+	"kick suppression, parallel (nosup0/batch0) 1.00x [0.88-1.11] within noise" \
+	"a ratio whose middle half straddles 1 is called noise"
+tap_is "$(line 'batching alone, parallel (batch1/batch0)')" \
+	"batching alone, parallel (batch1/batch0) 1.52x fewer instructions" \
+	"deterministic counts have no spread"
+tap_ok "the verdict and the page are written beside it" \
+	cmp -s "$out/verdict" "$out/r/verdict.txt"
+
+cp -r "$F" "$out/partial"
+rm "$out/partial"/qemu-*.samples
+report "$out/partial" >"$out/verdict"
+tap_is "$(cat "$out/rc"):$(line 'kick suppression (nosup/batch)')" \
+	"0:kick suppression (nosup/batch) not measured" \
+	"a stage without data is not measured, and the rest still reported"
+
+sed -i 's/^own=.*/own=102000/' "$out/partial/run.meta"
+report "$out/partial" >"$out/verdict"
+tap_ok "a host busy with other work is a warning on top" \
+	grep -q '^WARNING: the host was busy' "$out/verdict"
+tap_ok "with the share it took" \
+	grep -q 'other work took 50% of the CPUs' "$out/verdict"
+
+echo "stock0/serial 3 not-a-number 30" >>"$out/partial/cvq-each-poll.samples"
+report "$out/partial" >/dev/null
+tap_is "$(cat "$out/rc")" 1 "a bad sample line fails the report"
+tap_ok "naming the file and line" \
+	grep -q 'cvq-each-poll.samples:[0-9]*: not a sample line' "$out/err"
+tap_done

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * bench-report: the end of "make run". Reads the run's raw samples and
+ * the verdict's spec, computes every figure once (the tool's statistics,
+ * load/timestats.c), prints the one-page verdict and writes it, with
+ * report.html, beside the data.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static void usage(FILE *f)
+{
+	fputs("Usage: bench-report --data DIR --spec FILE [--out DIR]\n"
+	      "Reads DIR/*.samples and DIR/run.meta, prints the verdict the spec asks\n"
+	      "for and writes OUT/verdict.txt and OUT/report.html (OUT: DIR).\n",
+	      f);
+}
+
+/* The verdict as one string, for the terminal, the file and the page. */
+static char *verdict_text(const struct spec *spec, const struct run_meta *meta)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	print_verdict(f, spec, meta);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -errno;
+	fputs(text, f);
+	ret = ferror(f) ? -EIO : 0;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "data", required_argument, NULL, 'd' },
+		{ "spec", required_argument, NULL, 's' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *data = NULL, *spec_path = NULL, *out = NULL;
+	struct sample_set set;
+	struct run_meta meta;
+	struct spec spec;
+	char err[512], path[4096], *text;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			data = optarg;
+			break;
+		case 's':
+			spec_path = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!data || !spec_path || optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (!out)
+		out = data;
+	if (spec_load(&spec, spec_path, err, sizeof(err))) {
+		fprintf(stderr, "bench-report: reading the spec: %s\n", err);
+		return 1;
+	}
+	if (samples_load(&set, data, err, sizeof(err))) {
+		fprintf(stderr, "bench-report: reading the samples: %s\n", err);
+		spec_free(&spec);
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/run.meta", data);
+	run_meta_load(&meta, path);
+	spec_compute(&spec, &set);
+	text = verdict_text(&spec, &meta);
+	ret = text ? 0 : -ENOMEM;
+	if (!ret) {
+		fputs(text, stdout);
+		snprintf(path, sizeof(path), "%s/verdict.txt", out);
+		ret = write_text(path, text);
+	}
+	if (!ret) {
+		snprintf(path, sizeof(path), "%s/report.html", out);
+		ret = write_html(path, &spec, &meta, text);
+	}
+	if (ret)
+		fprintf(stderr, "bench-report: writing %s: %s\n", path,
+			strerror(-ret));
+	free(text);
+	samples_free(&set);
+	spec_free(&spec);
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The two outputs of a run's report: the one-page verdict (text) and the
+ * self-contained HTML page with its plots.
+ */
+#ifndef BENCH_REPORT_REPORT_H
+#define BENCH_REPORT_REPORT_H
+
+#include <stdio.h>
+
+#include "spec.h"
+
+/* The run's facts, from DIR/run.meta ("key=value" lines). */
+struct run_meta {
+	char commit[NAME_LEN];
+	char kernel[NAME_LEN];
+	char date[NAME_LEN];
+	char elapsed[NAME_LEN];
+	char load_before[NAME_LEN];
+	char load_after[NAME_LEN];
+	unsigned int cpus;
+	/* /proc/stat jiffies around the run, and the run's own CPU time. */
+	double busy_before, busy_after, total_before, total_after, own;
+	double other_pct; /* < 0: unknown */
+};
+
+/* Other work above this share of the CPUs makes the verdict warn. */
+#define BUSY_HOST_PCT 10.0
+
+/* Missing file or keys leave fields empty; never fails. */
+void run_meta_load(struct run_meta *m, const char *path);
+
+void print_verdict(FILE *f, const struct spec *spec,
+		   const struct run_meta *meta);
+
+/* Three significant digits or so, never an exponent. */
+void format_number(char *buf, unsigned int len, double v);
+
+/* A figure as "2.31x [2.10-2.52]" or "9.40 us/cmd [9.10-9.80]". */
+void format_figure(char *buf, unsigned int len, const struct figure *fig,
+		   bool ratio);
+const char *figure_reading(const struct figure *fig);
+
+/* XML-escapes @s for text content and attributes. */
+void print_escaped(FILE *f, const char *s);
+
+/* One horizontal bar chart; ratios get a line at 1. */
+void print_svg_bars(FILE *f, const char *const *labels,
+		    const struct figure *figs, unsigned int n, bool ratios);
+
+int write_html(const char *path, const struct spec *spec,
+	       const struct run_meta *meta, const char *verdict);
+
+#endif

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The one-page verdict: the run's facts, then one line per figure with
+ * its spread and a reading.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static void set_key(struct run_meta *m, const char *key, const char *val)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} strs[] = {
+		{ "commit", offsetof(struct run_meta, commit) },
+		{ "kernel", offsetof(struct run_meta, kernel) },
+		{ "date", offsetof(struct run_meta, date) },
+		{ "elapsed", offsetof(struct run_meta, elapsed) },
+		{ "load_before", offsetof(struct run_meta, load_before) },
+		{ "load_after", offsetof(struct run_meta, load_after) },
+	}, nums[] = {
+		{ "busy_before", offsetof(struct run_meta, busy_before) },
+		{ "busy_after", offsetof(struct run_meta, busy_after) },
+		{ "total_before", offsetof(struct run_meta, total_before) },
+		{ "total_after", offsetof(struct run_meta, total_after) },
+		{ "own", offsetof(struct run_meta, own) },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (!strcmp(key, strs[i].key))
+			snprintf((char *)m + strs[i].off, NAME_LEN, "%s", val);
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (!strcmp(key, nums[i].key))
+			*(double *)((char *)m + nums[i].off) = atof(val);
+	if (!strcmp(key, "cpus"))
+		m->cpus = (unsigned int)atoi(val);
+}
+
+void run_meta_load(struct run_meta *m, const char *path)
+{
+	char line[256], *eq;
+	double total;
+	FILE *f;
+
+	*m = (struct run_meta){ .other_pct = -1 };
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		eq = strchr(line, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		set_key(m, line, eq + 1);
+	}
+	fclose(f);
+	/* What the CPUs did besides this run, from the kernel's own count. */
+	total = m->total_after - m->total_before;
+	if (total > 0 && m->busy_after >= m->busy_before) {
+		m->other_pct =
+			(m->busy_after - m->busy_before - m->own) * 100 / total;
+		if (m->other_pct < 0)
+			m->other_pct = 0;
+	}
+}
+
+void format_number(char *buf, unsigned int len, double v)
+{
+	double a = v < 0 ? -v : v;
+
+	snprintf(buf, len, a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : "%.2f", v);
+}
+
+void format_figure(char *buf, unsigned int len, const struct figure *fig,
+		   bool ratio)
+{
+	const struct ratio_summary *s = &fig->s;
+	const char *unit = ratio ? "x" : fig->unit;
+	const char *sep = ratio ? "" : " ";
+	char med[32], q1[32], q3[32];
+
+	if (!fig->measured) {
+		snprintf(buf, len, "not measured");
+		return;
+	}
+	format_number(med, sizeof(med), s->median);
+	format_number(q1, sizeof(q1), s->q1);
+	format_number(q3, sizeof(q3), s->q3);
+	if (fig->counts || s->n == 1)
+		snprintf(buf, len, "%s%s%s", med, sep, unit);
+	else
+		snprintf(buf, len, "%s%s%s [%s-%s]", med, sep, unit, q1, q3);
+}
+
+const char *figure_reading(const struct figure *fig)
+{
+	if (!fig->measured)
+		return "";
+	if (fig->counts)
+		return fig->s.median > 1 ? "fewer instructions" :
+		       fig->s.median < 1 ? "more instructions" :
+					   "the same";
+	if (fig->s.n < 3)
+		return "too few rounds to tell";
+	if (ratio_within_noise(&fig->s))
+		return "within noise";
+	return fig->s.median > 1 ? "faster" : "slower";
+}
+
+static void print_host(FILE *f, const struct run_meta *m)
+{
+	fprintf(f, "host: %u CPUs; load average %s before, %s after", m->cpus,
+		m->load_before[0] ? m->load_before : "?",
+		m->load_after[0] ? m->load_after : "?");
+	if (m->other_pct >= 0)
+		fprintf(f, "; other work took %.0f%% of the CPUs",
+			m->other_pct);
+	fputc('\n', f);
+	if (m->other_pct > BUSY_HOST_PCT)
+		fprintf(f,
+			"WARNING: the host was busy with other work: every figure below is suspect; run again alone\n");
+}
+
+void print_verdict(FILE *f, const struct spec *spec,
+		   const struct run_meta *meta)
+{
+	char fig[96];
+	unsigned int i;
+
+	fprintf(f, "vdpa-batch verdict: commit %s, kernel %s, %s (%s)\n",
+		meta->commit[0] ? meta->commit : "?",
+		meta->kernel[0] ? meta->kernel : "?", meta->date,
+		meta->elapsed);
+	print_host(f, meta);
+	fprintf(f,
+		"ratios: median [interquartile range] of round-by-round ratios, >1 = second is faster\n");
+	for (i = 0; i < spec->n_items; i++) {
+		const struct item *it = &spec->items[i];
+
+		switch (it->kind) {
+		case ITEM_SECTION:
+			fprintf(f, "%s\n", it->label);
+			if (it->st && it->st->cond[0])
+				fprintf(f, "  (%s)\n", it->st->cond);
+			break;
+		case ITEM_VALUE:
+		case ITEM_RATIO:
+			format_figure(fig, sizeof(fig), &it->fig,
+				      it->kind == ITEM_RATIO);
+			if (it->kind == ITEM_RATIO && it->fig.measured)
+				fprintf(f, "  %-46s %-22s %s\n", it->label, fig,
+					figure_reading(&it->fig));
+			else
+				fprintf(f, "  %-46s %s\n", it->label, fig);
+			break;
+		default:
+			break;
+		}
+	}
+}
