@@ -29,110 +29,91 @@ static void load_usage(void)
 		"--trace: record the vdpa_sim_batch trace events of the run.\n");
 }
 
-/* Timing samples of the loads that sent something. */
-struct load_times {
-	uint64_t *per_load; /* ns */
-	uint64_t *per_command; /* ps: a load's ns * 1000 / its commands */
-	uint64_t *cmds; /* ns: the commands' part of a cold load */
-	unsigned int n;
-};
-
-static void free_times(struct load_times *t)
+/* --skip-unchanged: the engine asks the model before every load. */
+static unsigned int plan_load(void *link, unsigned int target,
+			      const unsigned int **order)
 {
-	free(t->per_load);
-	free(t->per_command);
-	free(t->cmds);
+	struct load_bench_link *l = link;
+	struct load_extras *x = l->data;
+
+	return load_extras_plan(x, l->bench->targets[target].session,
+				l->bench->cfg.count, order);
 }
 
-static int run_one(struct load_session *s, struct load_extras *x,
-		   const struct load_config *cfg, struct load_times *t)
+static int create_bench(struct vdpactl *ctx, const struct load_args *a,
+			struct load_extras *x, struct load_bench_link *link)
 {
-	const unsigned int *order;
-	unsigned int n = load_extras_plan(x, s, cfg, &order);
-	uint64_t cmds_before = load_session_counters(s)->cmds_ns;
-	uint64_t ns;
-	int err;
+	const struct bench_config bc = {
+		.name = "load",
+		.count = a->cfg.count,
+		.rounds = a->cfg.rounds,
+		.modes = { a->cfg.mode },
+		.n_modes = 1,
+		.cmds_times = a->cfg.cold,
+	};
+	const struct bench_hooks hooks = {
+		.arg = link,
+		.read_vstats = load_bench_vstats,
+		.plan = x->skip.on ? plan_load : NULL,
+	};
 
-	if (!n)
-		return 0;
-	if (order)
-		err = load_session_run_some(s, cfg->mode, order, n, &ns);
-	else
-		err = load_session_run(s, cfg->mode, &ns);
-	if (err)
-		return err;
-	t->per_load[t->n] = ns;
-	t->cmds[t->n] = load_session_counters(s)->cmds_ns - cmds_before;
-	t->per_command[t->n++] = ns * 1000 / n;
-	return 0;
+	*link = (struct load_bench_link){ .ctx = ctx, .data = x };
+	return bench_create(&link->bench, &bc, &load_bench_ops, &hooks);
 }
 
-/* Runs the rounds; the vstats are read while features are negotiated. */
-static int run_rounds(struct vdpactl *ctx, struct load_session *s,
-		      const struct load_args *a, struct load_report *r,
-		      struct load_extras *x, struct load_times *times)
+/*
+ * The rounds, the extras around them and, unless a load failed, the ring
+ * base. A load failing after others keeps what those measured.
+ */
+static int run_rounds(struct vdpactl *ctx, struct bench *b,
+		      struct load_report *r, struct load_extras *x)
 {
-	const char *dev = r->target->loc.name;
-	uint32_t qidx = load_session_info(s)->cvq_index;
-	unsigned int round;
+	const struct load_config *cfg = r->cfg;
 	int err;
 
-	err = load_read_vstats(ctx, dev, qidx, &r->vstats_before);
-	r->has_vstats = !err;
-	if (err)
-		load_vstats_note(r->vstats_note, sizeof(r->vstats_note), err);
-	err = load_extras_begin(ctx, x, &a->cfg);
+	err = load_extras_begin(ctx, x, cfg);
 	if (err)
 		return err;
-	for (round = 0; !err && round < a->cfg.rounds; round++)
-		err = run_one(s, x, &a->cfg, times);
-	if (err && round > 1) {
-		/* Keep what the good loads measured and say what failed. */
+	err = bench_run(b);
+	if (err && b->rounds_done) {
 		r->failed = true;
-		r->loads_done = round - 1;
+		r->loads_done = b->rounds_done;
 		snprintf(r->failure, sizeof(r->failure), "%s", log_last_line());
-		if (r->has_vstats) {
-			r->has_vstats = false;
-			snprintf(r->vstats_note, sizeof(r->vstats_note),
-				 "not read after the failed load");
-		}
 		return 0;
 	}
 	if (!err)
 		err = load_extras_end(ctx, x);
 	if (err)
 		return err;
-	r->has_vring_base = !load_session_vring_base(s, &r->vring_base_device,
+	r->has_vring_base = !load_session_vring_base(b->targets[0].session,
+						     &r->vring_base_device,
 						     &r->vring_base_driver);
-	if (r->has_vstats) {
-		err = load_read_vstats(ctx, dev, qidx, &r->vstats_after);
-		r->has_vstats = !err;
-		if (err)
-			load_vstats_note(r->vstats_note, sizeof(r->vstats_note),
-					 err);
-	}
 	return 0;
 }
 
-/* Loads that sent nothing have no sample; with none at all, all is 0. */
-static int summarize(struct load_report *r, const struct load_times *t)
+/* The run's figures into the report; loads that sent nothing have none. */
+static int fill_report(struct bench *b, struct load_report *r)
 {
-	struct time_summary ps;
-	int err;
+	const struct bench_target *t = &b->targets[0];
+	const struct bench_run *run = &b->runs[0];
+	int err = bench_summarize(b, -1);
 
-	r->per_load_ns = (struct time_summary){ 0 };
-	r->per_command_ns = (struct time_summary){ 0 };
-	r->cmds_ns = (struct time_summary){ 0 };
-	if (!t->n)
-		return 0;
-	err = time_summary_compute(t->per_load, t->n, &r->per_load_ns);
-	if (!err)
-		err = time_summary_compute(t->cmds, t->n, &r->cmds_ns);
-	if (!err)
-		err = time_summary_compute(t->per_command, t->n, &ps);
 	if (err)
-		return pr_errno(err, "timing statistics");
-	time_summary_scale(&ps, 1000, &r->per_command_ns);
+		return err;
+	r->info = t->info;
+	r->counters = &run->total.counters;
+	r->per_load_ns = run->per_load_ns;
+	r->per_command_ns = run->per_command_ns;
+	r->cmds_ns = run->per_load_cmds_ns;
+	r->has_vstats = t->has_vstats && !r->failed;
+	r->vstats_before = t->first;
+	r->vstats_after = t->last;
+	if (t->has_vstats && r->failed)
+		snprintf(r->vstats_note, sizeof(r->vstats_note),
+			 "not read after the failed load");
+	else if (!t->has_vstats)
+		load_vstats_note(r->vstats_note, sizeof(r->vstats_note),
+				 t->vstats_err);
 	return 0;
 }
 
@@ -172,9 +153,9 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 	struct load_report report = { 0 };
 	struct load_target targets[LOAD_DEVS_MAX];
 	struct load_flags flags = { 0 };
-	struct load_session *session;
+	struct load_session *session = NULL;
+	struct load_bench_link link;
 	struct load_extras extras;
-	struct load_times times;
 	struct load_args a;
 	unsigned int n_targets;
 	int err, status;
@@ -201,37 +182,30 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 		       n_targets, VDPA_VHOST_DRIVER);
 		return CMD_USAGE;
 	}
-	times = (struct load_times){
-		.per_load = calloc(a.cfg.rounds, sizeof(uint64_t)),
-		.per_command = calloc(a.cfg.rounds, sizeof(uint64_t)),
-		.cmds = calloc(a.cfg.rounds, sizeof(uint64_t)),
-	};
-	if (!times.per_load || !times.per_command || !times.cmds) {
-		pr_errno(ENOMEM, "load: %u timing samples", a.cfg.rounds);
-		free_times(&times);
-		return CMD_FAIL;
-	}
 	load_extras_init(&extras, targets[0].loc.name, flags.skip_unchanged,
 			 flags.trace);
 	report.target = &targets[0];
 	report.cfg = &a.cfg;
 	report.extras = &extras;
-	err = load_session_open(&session, targets[0].loc.name,
-				targets[0].loc.chardev, &a.cfg, ctx->verbose);
+	err = create_bench(ctx, &a, &extras, &link);
+	if (!err)
+		err = load_session_open(&session, targets[0].loc.name,
+					targets[0].loc.chardev, &a.cfg,
+					ctx->verbose);
 	if (!err) {
-		err = run_rounds(ctx, session, &a, &report, &extras, &times);
+		err = bench_add_target(link.bench, session, targets[0].loc.name,
+				       load_session_info(session));
 		if (!err)
-			err = summarize(&report, &times);
-		if (!err) {
-			report.info = load_session_info(session);
-			report.counters = load_session_counters(session);
+			err = run_rounds(ctx, link.bench, &report, &extras);
+		if (!err)
+			err = fill_report(link.bench, &report);
+		if (!err)
 			print_load_report(&ctx->out, &report);
-		}
 		if (report.failed)
 			err = -EIO;
 		load_session_close(session);
 	}
+	bench_destroy(link.bench);
 	load_extras_free(&extras);
-	free_times(&times);
 	return err ? CMD_FAIL : CMD_OK;
 }

@@ -168,3 +168,36 @@ int load_read_vstats(struct vdpactl *ctx, const char *dev, uint32_t qidx,
 	nl = &ctx->nl;
 	return vdpa_client_vstats_get(nl, dev, qidx, stats);
 }
+
+static int run_session(void *s, enum load_mode mode, const unsigned int *order,
+		       unsigned int n, uint64_t *elapsed_ns)
+{
+	if (!order)
+		return load_session_run(s, mode, elapsed_ns);
+	return load_session_run_some(s, mode, order, n, elapsed_ns);
+}
+
+static const struct load_counters *session_counters(const void *s)
+{
+	return load_session_counters(s);
+}
+
+static void set_session_mark(void *s, int slot)
+{
+	load_session_set_mark(s, slot);
+}
+
+const struct bench_session_ops load_bench_ops = {
+	.run = run_session,
+	.counters = session_counters,
+	.set_mark = set_session_mark,
+};
+
+int load_bench_vstats(void *link, unsigned int target,
+		      struct vdpa_vstats *stats)
+{
+	struct load_bench_link *l = link;
+	const struct bench_target *t = &l->bench->targets[target];
+
+	return load_read_vstats(l->ctx, t->name, t->info->cvq_index, stats);
+}

@@ -8,9 +8,10 @@
 
 #include "cli/opt.h"
 #include "cli/vdpactl.h"
+#include "load/bench.h"
 #include "load/load.h"
 
-#define LOAD_DEVS_MAX 16
+#define LOAD_DEVS_MAX BENCH_TARGETS_MAX
 #define LOAD_COMMON_OPTS 11
 
 /* Option synopsis and limits both commands print in their help. */
@@ -66,5 +67,22 @@ int load_resolve_targets(struct vdpactl *ctx, const struct load_args *a,
 /* The CVQ's vendor stats; quiet, so a device without them is only noted. */
 int load_read_vstats(struct vdpactl *ctx, const char *dev, uint32_t qidx,
 		     struct vdpa_vstats *stats);
+
+/* The engine's way to the tool's load sessions (load/load.h). */
+extern const struct bench_session_ops load_bench_ops;
+
+/* What the engine's hooks reach: the context, and the engine itself. */
+struct load_bench_link {
+	struct vdpactl *ctx;
+	struct bench *bench;
+	void *data; /* the command's own */
+};
+
+/*
+ * A bench_hooks read_vstats for a struct load_bench_link: the vendor
+ * counters of the target's CVQ, as load_read_vstats().
+ */
+int load_bench_vstats(void *link, unsigned int target,
+		      struct vdpa_vstats *stats);
 
 #endif

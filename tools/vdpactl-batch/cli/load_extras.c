@@ -125,8 +125,8 @@ int load_extras_begin(struct vdpactl *ctx, struct load_extras *x,
 	return 0;
 }
 
-unsigned int load_extras_plan(struct load_extras *x, struct load_session *s,
-			      const struct load_config *cfg,
+unsigned int load_extras_plan(struct load_extras *x,
+			      const struct load_session *s, unsigned int count,
 			      const unsigned int **order)
 {
 	struct load_skip *k = &x->skip;
@@ -134,11 +134,11 @@ unsigned int load_extras_plan(struct load_extras *x, struct load_session *s,
 
 	if (!k->on) {
 		*order = NULL;
-		return cfg->count;
+		return count;
 	}
-	n = ctrl_model_plan(&k->model, load_session_commands(s), cfg->count,
+	n = ctrl_model_plan(&k->model, load_session_commands(s), count,
 			    k->order);
-	skipped = cfg->count - n;
+	skipped = count - n;
 	if (!k->loads) {
 		k->skipped_first = skipped;
 		k->skipped_min = skipped;

@@ -62,9 +62,12 @@ void load_extras_init(struct load_extras *x, const char *dev, bool skip,
 int load_extras_begin(struct vdpactl *ctx, struct load_extras *x,
 		      const struct load_config *cfg);
 
-/* The commands of the next load: all, or only those that change state. */
-unsigned int load_extras_plan(struct load_extras *x, struct load_session *s,
-			      const struct load_config *cfg,
+/*
+ * The commands of the next load of @s's @count: all (*@order NULL), or
+ * only those that change state.
+ */
+unsigned int load_extras_plan(struct load_extras *x,
+			      const struct load_session *s, unsigned int count,
 			      const unsigned int **order);
 
 /* After the last load, with the device still held: end state, trace. */

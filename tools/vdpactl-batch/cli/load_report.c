@@ -11,16 +11,20 @@
 #include "cli/load_report.h"
 #include "cli/vsb_print.h"
 
-static void print_summary_us(struct output *o, const char *key,
-			     const struct time_summary *ns)
+void print_summary_us(struct output *o, enum print_kind kind, const char *key,
+		      const struct time_summary *ns)
 {
-	print_text(o, "\n  %s", key);
+	if (kind & PRINT_FP)
+		print_text(o, "\n  %s", key);
 	open_json_object(o, key);
-	print_double(o, PRINT_ANY, "min", " min %.3f", ns->min / 1e3);
-	print_double(o, PRINT_ANY, "median", " median %.3f", ns->median / 1e3);
-	print_double(o, PRINT_ANY, "p99", " p99 %.3f", ns->p99 / 1e3);
-	print_double(o, PRINT_ANY, "max", " max %.3f", ns->max / 1e3);
-	print_double(o, PRINT_ANY, "mean", " mean %.3f", ns->mean / 1e3);
+	print_double(o, kind, "min", " min %.3f", ns->min / 1e3);
+	/* The quartiles only in JSON, so text keeps its width. */
+	print_double(o, PRINT_JSON, "q1", NULL, ns->q1 / 1e3);
+	print_double(o, kind, "median", " median %.3f", ns->median / 1e3);
+	print_double(o, PRINT_JSON, "q3", NULL, ns->q3 / 1e3);
+	print_double(o, kind, "p99", " p99 %.3f", ns->p99 / 1e3);
+	print_double(o, kind, "max", " max %.3f", ns->max / 1e3);
+	print_double(o, kind, "mean", " mean %.3f", ns->mean / 1e3);
 	close_json_object(o);
 }
 
@@ -87,11 +91,11 @@ static void print_timings(struct output *o, const struct load_report *r)
 	print_double(o, PRINT_ANY, "total_us", " total_us %.3f", total_us);
 	print_double(o, PRINT_ANY, "commands_per_sec", " commands_per_sec %.1f",
 		     total_us > 0 ? (double)c->commands * 1e6 / total_us : 0);
-	print_summary_us(o, "per_load_us", &r->per_load_ns);
-	print_summary_us(o, "per_command_us", &r->per_command_ns);
+	print_summary_us(o, PRINT_ANY, "per_load_us", &r->per_load_ns);
+	print_summary_us(o, PRINT_ANY, "per_command_us", &r->per_command_ns);
 	/* A cold load's time less its start: the CVQ's part alone. */
 	if (r->cfg->cold) {
-		print_summary_us(o, "per_load_cmds_us", &r->cmds_ns);
+		print_summary_us(o, PRINT_ANY, "per_load_cmds_us", &r->cmds_ns);
 		print_u64(o, PRINT_ANY, "cold_starts",
 			  "\n  cold_starts %" PRIu64, c->cold_starts);
 	}
@@ -124,24 +128,6 @@ void print_vstat_set(struct output *o, const char *key,
 	close_json_object(o);
 }
 
-/* NULL only when @s is full. */
-static struct vdpa_vstat *find_or_add_stat(struct vdpa_vstats *s,
-					   const char *name)
-{
-	struct vdpa_vstat *e;
-	unsigned int i;
-
-	for (i = 0; i < s->n; i++)
-		if (!strcmp(s->entries[i].name, name))
-			return &s->entries[i];
-	if (s->n == VDPA_VSTATS_MAX)
-		return NULL;
-	e = &s->entries[s->n++];
-	*e = (struct vdpa_vstat){ .value = 0 };
-	snprintf(e->name, sizeof(e->name), "%s", name);
-	return e;
-}
-
 void load_vstats_note(char *note, size_t size, int err)
 {
 	if (err == -ENOTCONN)
@@ -149,22 +135,6 @@ void load_vstats_note(char *note, size_t size, int err)
 	else
 		snprintf(note, size, "not offered by the device (%s)",
 			 strerror(-err));
-}
-
-void vstats_add_delta(struct vdpa_vstats *acc, const struct vdpa_vstats *before,
-		      const struct vdpa_vstats *after)
-{
-	unsigned int i;
-
-	acc->queue_index = after->queue_index;
-	for (i = 0; i < after->n; i++) {
-		const struct vdpa_vstat *now = &after->entries[i];
-		const struct vdpa_vstat *was = find_stat(before, now->name);
-		struct vdpa_vstat *sum = find_or_add_stat(acc, now->name);
-
-		if (sum)
-			sum->value += now->value - (was ? was->value : 0);
-	}
 }
 
 /* Counters by name: whatever the device offers, before, after, delta. */

@@ -42,9 +42,13 @@ void print_load_report(struct output *o, const struct load_report *r);
 /* Why there are no vstats, for "vstats_note", from load_read_vstats(). */
 void load_vstats_note(char *note, size_t size, int err);
 
-/* Adds after - before to @acc, counter by counter (by name) of @after. */
-void vstats_add_delta(struct vdpa_vstats *acc, const struct vdpa_vstats *before,
-		      const struct vdpa_vstats *after);
+/*
+ * A time summary in microseconds as a JSON object under @key (min, q1,
+ * median, q3, p99, max, mean) and, with PRINT_FP in @kind, a text line
+ * without the quartiles.
+ */
+void print_summary_us(struct output *o, enum print_kind kind, const char *key,
+		      const struct time_summary *ns);
 
 /* The counters of @s as a JSON object under @key (nothing in text). */
 void print_vstat_set(struct output *o, const char *key,

@@ -115,6 +115,11 @@ static const struct cli_case cases[] = {
 	{ CMD_OK, "compare --count 30 --rounds 3 --dev vdpa0 --cpu" },
 	{ CMD_OK, "compare --count 30 --rounds 3 --dev vdpa0 --cpu --csv" },
 	{ CMD_OK,
+	  "compare --count 30 --rounds 3 --dev vdpa0 --samples /dev/null" },
+	{ CMD_FAIL,
+	  "compare --count 30 --rounds 3 --dev vdpa0 --samples /nonexistent/s" },
+	{ CMD_USAGE, "compare --count 30 --dev vdpa0 --samples" },
+	{ CMD_OK,
 	  "compare --count 30 --rounds 3 --dev vdpa0 --baseline vdpa0" },
 	{ CMD_USAGE, "compare --count 30 --dev vdpa0 --baseline vdpa3" },
 	{ CMD_USAGE, "compare --count 30 --dev vdpa0 --baseline" },
@@ -472,8 +477,9 @@ static void load_reports_timings_and_counters(void **state)
 			"{\"load\":{\"vdpa0\":{\"mgmtdev\":\"vdpasim_net\"");
 	expect_contains(out, "\"count\":30,\"rounds\":1000");
 	expect_contains(out, "\"total_commands\":30000");
-	expect_contains(out, "\"per_command_us\":{\"min\":4.000,"
-			     "\"median\":4.000,\"p99\":4.000,\"max\":4.000");
+	expect_contains(out, "\"per_command_us\":{\"min\":4.000,\"q1\":4.000,"
+			     "\"median\":4.000,\"q3\":4.000,\"p99\":4.000,"
+			     "\"max\":4.000");
 	expect_contains(out, "\"delta\":{\"cvq requests\":30000,"
 			     "\"cvq successes\":30000}");
 	expect_contains(out, "\"last_mac\":\"02:00:00:00:00:1e\"");
@@ -682,9 +688,13 @@ static void compare_table_csv_and_json(void **state)
 			 CMD_OK);
 	expect_contains(out, "device,mgmtdev,mode,kick,wait,profile,count,");
 	expect_contains(out, ",median_us_per_command,p99_load_us_per_command,"
-			     "speedup,baseline\n");
+			     "speedup,baseline,q1_us_per_command,"
+			     "q3_us_per_command,speedup_q1,speedup_q3,"
+			     "within_noise\n");
+	/* The spread's columns come last: parallel always wins here. */
 	expect_contains(out, "vdpa0,vdpasim_net,parallel,each,poll,mac,30,10,"
-			     "900.000,3.000,3.000,3.000,1.333,vdpa0\n");
+			     "900.000,3.000,3.000,3.000,1.333,vdpa0,"
+			     "3.000,3.000,1.333,1.333,false\n");
 	free(out);
 
 	assert_int_equal(run_cli(*state,
@@ -694,7 +704,12 @@ static void compare_table_csv_and_json(void **state)
 			 CMD_OK);
 	expect_contains(out, "\"results\":[{\"device\":\"vdpa0\"");
 	expect_contains(out, "\"mode\":\"serial\",\"total_us\":1200.000");
-	expect_contains(out, "\"speedup\":1.333}]");
+	expect_contains(out, "\"speedup\":1.333,\"speedup_q1\":1.333,"
+			     "\"speedup_q3\":1.333,\"within_noise\":false,"
+			     "\"per_load_us\":{\"min\":90.000,\"q1\":90.000,");
+	expect_contains(out, "\"per_command_us\":{\"min\":3.000,\"q1\":3.000,"
+			     "\"median\":3.000,\"q3\":3.000,\"p99\":3.000,"
+			     "\"max\":3.000,\"mean\":3.000}}]");
 	/* The same counters as load, per device and mode. */
 	expect_contains(out, "\"p99_load_us_per_command\":4.000,"
 			     "\"total_commands\":300,\"batches\":");
@@ -835,8 +850,10 @@ static void compare_baseline_and_cpu(void **state)
 	/* vdpa0 times as vdpa2 does: each row against the later baseline. */
 	expect_contains(out, "\"device\":\"vdpa0\",\"mgmtdev\":\"vdpasim_net\","
 			     "\"mode\":\"serial\"");
+	expect_contains(out, "\"speedup\":1.000,\"speedup_q1\":1.000,"
+			     "\"speedup_q3\":1.000,\"within_noise\":true,");
 	expect_contains(out,
-			"\"speedup\":1.000},{\"device\":\"vdpa0\","
+			"\"mean\":4.000}},{\"device\":\"vdpa0\","
 			"\"mgmtdev\":\"vdpasim_net\",\"mode\":\"parallel\"");
 	assert_null(strstr(out, "cpu_us"));
 	free(out);
@@ -863,7 +880,7 @@ static void compare_baseline_and_cpu(void **state)
 				 &out),
 			 CMD_OK);
 	expect_contains(out, ",speedup,baseline,client_cpu_us_per_command,"
-			     "kthread_cpu_us_per_command\n");
+			     "kthread_cpu_us_per_command,q1_us_per_command,");
 	free(out);
 }
 
