@@ -6,21 +6,14 @@
 # of 30 and 256 MAC_ADDR_SET on stock vdpasim_net and on vdpasim_batch, in
 # this one boot, 256-entry CVQs, the same negotiated features, serial and
 # parallel, kicking after each command (as QEMU's shadow CVQ) and once
-# per batch. Two measurements per configuration and run:
-#
-#   compare --cold   the devices alternate round by round (order rotating)
-#                    after a warm-up load each: the load time, from the
-#                    reset to the data queues' enable;
-#   load --cold      one device at a time, the first one alternating from
-#                    run to run: the load time and, inside it, the time
-#                    of the commands alone (per_load_cmds_us), which
-#                    compare does not report.
-#
-# Each figure is the median over REPS runs of a run's median load. The
-# table gives stock's over ours (RATIO > 1: ours is faster) and the
-# start-up, load less commands, of each device. A last pass, untimed by
-# the table, splits the start into its phases with kprobes on the
-# devices' ops (tests/vm/lib/cold-probes.sh; the probes' cost included).
+# per batch: "compare --cold", the devices alternating round by round
+# (order rotating) after a warm-up load each, REPS times. Each load's
+# time, from the reset to the data queues' enable, and its commands' part
+# alone (series DEV/MODE/cmds) are printed as "sample cold-COUNT-KICK"
+# lines for bench-report (scripts/run.sh), rounds numbered across the
+# repetitions. A last pass splits the start into its phases with kprobes
+# on the devices' ops (tests/vm/lib/cold-probes.sh; the probes' cost
+# included), for the log.
 #
 # Usage: bench-cold.sh [REPS]   (default 3)
 set -e
@@ -36,49 +29,31 @@ BIG_ROUNDS=30
 
 tb_standard_devices
 
-# As in bench-cvq.sh: nothing else may run during a measurement, so raw
-# output goes to a file and jq reads it afterwards.
-raw=/tmp/bench-cold.raw
-results=/tmp/bench-cold.json
-: >"$results"
-
-# record SOURCE KICK COUNT [DEV]: one result line per row of $raw.
-record() {
-	jq -c --arg source "$1" --arg kick "$2" --argjson count "$3" \
-		--arg dev "${4:-}" -f scripts/guest/bench-cold-record.jq \
-		"$raw" >>"$results"
-}
-
+for n in $SMALL $BIG; do
+	rounds=$SMALL_ROUNDS
+	[ "$n" = $BIG ] && rounds=$BIG_ROUNDS
+	for kick in each once; do
+		echo "sample cold-$n-$kick @unit ms 0.000001"
+		echo "sample cold-$n-$kick @cond $n MAC_ADDR_SET per cold load, 256-entry rings, kick $kick, $REPS runs of $rounds rounds, devices alternating"
+	done
+done
 i=0
 while [ "$i" -lt "$REPS" ]; do
-	if [ $((i % 2)) = 0 ]; then
-		devs="stock0 batch0"
-	else
-		devs="batch0 stock0"
-	fi
 	for n in $SMALL $BIG; do
 		rounds=$SMALL_ROUNDS
 		[ "$n" = $BIG ] && rounds=$BIG_ROUNDS
 		for kick in each once; do
-			vdpactl-batch -j compare --cold --count "$n" \
-				--rounds "$rounds" --kick $kick \
-				--ring-size $RING --dev stock0 --dev batch0 >"$raw"
-			record compare $kick "$n"
-			for dev in $devs; do
-				for mode in serial parallel; do
-					vdpactl-batch -j load --cold --dev "$dev" \
-						--count "$n" --rounds "$rounds" \
-						--mode $mode --kick $kick \
-						--ring-size $RING >"$raw"
-					record load $kick "$n" "$dev"
-				done
+			vdpactl-batch compare --cold --count "$n" \
+				--rounds "$rounds" --kick $kick --ring-size $RING \
+				--dev stock0 --dev batch0 --samples /tmp/cold.samples
+			# Nothing runs beside a load: the samples are printed after.
+			grep -v '^#' /tmp/cold.samples | while read -r series round rest; do
+				echo "sample cold-$n-$kick $series $((i * rounds + round)) $rest"
 			done
 		done
 	done
 	i=$((i + 1))
 done
-
-jq -s -r --argjson reps "$REPS" -f scripts/guest/bench-cold.jq "$results"
 
 echo
 echo "Phases of a cold load (kprobes; load --cold, parallel, kick each;" \
@@ -103,6 +78,3 @@ for dev in stock0 batch0; do
 	done
 done
 cold_probes_remove
-echo
-echo "records (load_ms, cmds_ms: one run's medians):"
-cat "$results"

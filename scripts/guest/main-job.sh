@@ -7,7 +7,7 @@
 # and on vdpa_sim_batch, serial and parallel, devices alternating round by
 # round, equal 256-entry rings. vdpa_sim_batch runs as six devices that
 # differ from its defaults (batch0) in one choice each, so that what each
-# is worth shows apart (scripts/guest/attribution.jq):
+# is worth shows apart (the ratios: scripts/lib/verdict.spec):
 #
 #   imm0     immediate completion: batch0 against imm0 is batching alone
 #   nopoll0  kick_poll_us=0: no waiting for more work before sleeping
@@ -21,7 +21,9 @@
 # placement, for stock0 and batch0 alike: the client pinned to CPU 0 and
 # every device's worker to CPU 0 too ("same") or to CPU 1 ("other"),
 # against the scheduler's choice above. Last, where a load's time goes:
-# its phases, seen with kprobes (tests/vm/lib/warm-probes.sh).
+# its phases, seen with kprobes (tests/vm/lib/warm-probes.sh). The
+# comparisons' samples are printed as "sample cvq-KICK-WAIT ..." lines
+# (scripts/run.sh); everything else is for the log.
 set -e
 . tests/vm/lib/testbed.sh
 . tests/vm/lib/warm-probes.sh
@@ -75,14 +77,32 @@ echo Y >$PARAMS/lead_notify
 tb_dev_add lead0 vdpasim_batch vhost_vdpa
 echo N >$PARAMS/lead_notify
 
+# samples STAGE KICK WAIT FILE: compare's per-load samples as the lines
+# scripts/run.sh files for bench-report, which does the statistics.
+samples() {
+	echo "sample $1 @unit us/cmd 0.001"
+	echo "sample $1 @cond 30 MAC_ADDR_SET per load, 1000 rounds, 256-entry rings, kick $2, wait $3, devices alternating"
+	grep -v '^#' "$4" | sed "s/^/sample $1 /"
+}
+
 for run in each/poll once/poll once/call; do
+	kick=${run%/*}
+	wait=${run#*/}
 	echo
+	echo "compare, kick $kick, wait $wait:"
 	vdpactl-batch -j compare --count 30 --rounds 1000 --ring-size 256 \
-		--kick "${run%/*}" --wait "${run#*/}" --baseline stock0 \
+		--kick "$kick" --wait "$wait" --baseline stock0 \
 		--dev stock0 --dev imm0 --dev batch0 --dev nopoll0 --dev nosup0 \
-		--dev nohint0 --dev lead0 \
+		--dev nohint0 --dev lead0 --samples /tmp/samples \
 		>/tmp/compare.json
-	jq -r -f scripts/guest/attribution.jq /tmp/compare.json
+	cat /tmp/compare.json
+	# Like with like: stock redoes every command, so ours must too.
+	redundant=$(jq '[.compare.results[] | .vstats.delta."cvq redundant" // 0] | add' /tmp/compare.json)
+	if [ "$redundant" != 0 ]; then
+		echo "main job: vdpa_sim_batch found $redundant commands redundant: not like with like" >&2
+		exit 1
+	fi
+	samples "cvq-$kick-$wait" "$kick" "$wait" /tmp/samples
 done
 echo
 placement each poll
