@@ -47,8 +47,9 @@ while [ "$i" -lt "$REPS" ]; do
 				--rounds "$rounds" --kick $kick --ring-size $RING \
 				--dev stock0 --dev batch0 --samples /tmp/cold.samples
 			# Nothing runs beside a load: the samples are printed after.
-			grep -v '^#' /tmp/cold.samples | while read -r series round rest; do
-				echo "sample cold-$n-$kick $series $((i * rounds + round)) $rest"
+			# Per load, not per command: no divisor.
+			grep -v '^#' /tmp/cold.samples | while read -r series round ns _; do
+				echo "sample cold-$n-$kick $series $((i * rounds + round)) $ns"
 			done
 		done
 	done

@@ -42,7 +42,7 @@ static void print_plot(FILE *f, const struct spec *spec, const struct item *it)
 	fputs("<figcaption>", f);
 	print_escaped(f, it->label);
 	fprintf(f,
-		" (%s; bar: median, thick: interquartile range, thin: min to max",
+		" (%s; bar: median, thick: interquartile range, thin: min to max, an arrow where it goes past the axis",
 		unit);
 	if (it->st && it->st->cond[0]) {
 		fputs("; ", f);

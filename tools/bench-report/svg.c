@@ -58,9 +58,14 @@ void print_svg_bars(FILE *f, const char *const *labels,
 	struct figure shown;
 	char buf[96];
 
+	/*
+	 * The axis spans the interquartile ranges with room to spare, not
+	 * the extremes: one scheduler tick in a thousand loads would
+	 * otherwise squash every bar. Whiskers past it end in an arrow.
+	 */
 	for (i = 0; i < n; i++)
-		if (figs[i].measured && figs[i].s.max > top)
-			top = figs[i].s.max;
+		if (figs[i].measured && figs[i].s.q3 * 1.3 > top)
+			top = figs[i].s.q3 * 1.3;
 	if (ratios && top < 1)
 		top = 1;
 	top = nice_top(top);
@@ -90,7 +95,12 @@ void print_svg_bars(FILE *f, const char *const *labels,
 			fprintf(f,
 				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#222\" stroke-width=\"1\"/>\n",
 				LABEL_W + s->min / top * plot_w,
-				LABEL_W + s->max / top * plot_w, mid, mid);
+				LABEL_W + fmin(s->max, top) / top * plot_w, mid,
+				mid);
+			if (s->max > top)
+				fprintf(f,
+					"<path d=\"M%.1f %.1fl6 4l-6 4z\" fill=\"#222\"/>\n",
+					LABEL_W + plot_w, mid - 4);
 			fprintf(f,
 				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#222\" stroke-width=\"4\"/>\n",
 				LABEL_W + s->q1 / top * plot_w,
