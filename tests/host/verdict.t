@@ -13,11 +13,19 @@ BIN=build/bench-report/bench-report
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-tap_plan 12
+tap_plan 15
 if ! make -s bench-report >"$out/make.log" 2>&1; then
 	tap_diag "$(cat "$out/make.log")"
 	tap_ok "bench-report builds" false
-	tap_done
+	
+# --summarize, the statistics filter the measurement scripts use.
+tap_is "$(printf 'b 5\na 3\nb 1\na 1\na 2\n' | "$BIN" --summarize)" \
+	"$(printf 'b 2 1 2 3 4 5 5 3\na 3 1 1.5 2 2.5 3 3 2')" \
+	"--summarize: per key in order of appearance, N MIN Q1 MEDIAN Q3 P99 MAX MEAN"
+printf 'a 1\na x\n' | "$BIN" --summarize >"$out/sum" 2>"$out/err"
+tap_is "$?:$(cat "$out/sum")" "1:" "a line that is not KEY VALUE fails, with no partial output"
+tap_ok "naming the line" grep -q 'line 2: not KEY VALUE' "$out/err"
+tap_done
 	exit 0
 fi
 
@@ -74,4 +82,12 @@ report "$out/partial" >/dev/null
 tap_is "$(cat "$out/rc")" 1 "a bad sample line fails the report"
 tap_ok "naming the file and line" \
 	grep -q 'cvq-each-poll.samples:[0-9]*: not a sample line' "$out/err"
+
+# --summarize, the statistics filter the measurement scripts use.
+tap_is "$(printf 'b 5\na 3\nb 1\na 1\na 2\n' | "$BIN" --summarize)" \
+	"$(printf 'b 2 1 2 3 4 5 5 3\na 3 1 1.5 2 2.5 3 3 2')" \
+	"--summarize: per key in order of appearance, N MIN Q1 MEDIAN Q3 P99 MAX MEAN"
+printf 'a 1\na x\n' | "$BIN" --summarize >"$out/sum" 2>"$out/err"
+tap_is "$?:$(cat "$out/sum")" "1:" "a line that is not KEY VALUE fails, with no partial output"
+tap_ok "naming the line" grep -q 'line 2: not KEY VALUE' "$out/err"
 tap_done

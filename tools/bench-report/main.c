@@ -16,8 +16,11 @@
 static void usage(FILE *f)
 {
 	fputs("Usage: bench-report --data DIR --spec FILE [--out DIR]\n"
+	      "       bench-report --summarize\n"
 	      "Reads DIR/*.samples and DIR/run.meta, prints the verdict the spec asks\n"
-	      "for and writes OUT/verdict.txt and OUT/report.html (OUT: DIR).\n",
+	      "for and writes OUT/verdict.txt and OUT/report.html (OUT: DIR).\n"
+	      "--summarize: \"KEY VALUE\" lines on stdin, one line per key on stdout:\n"
+	      "KEY N MIN Q1 MEDIAN Q3 P99 MAX MEAN (keys in order of appearance).\n",
 	      f);
 }
 
@@ -58,6 +61,7 @@ int main(int argc, char **argv)
 		{ "data", required_argument, NULL, 'd' },
 		{ "spec", required_argument, NULL, 's' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "summarize", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -79,6 +83,8 @@ int main(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+		case 'S':
+			return summarize(stdin, stdout) ? 1 : 0;
 		case 'h':
 			usage(stdout);
 			return 0;

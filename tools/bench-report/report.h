@@ -48,6 +48,12 @@ void print_escaped(FILE *f, const char *s);
 void print_svg_bars(FILE *f, const char *const *labels,
 		    const struct figure *figs, unsigned int n, bool ratios);
 
+/*
+ * Filter: "KEY VALUE" lines in, one summary line per key out
+ * (summarize.c). -EINVAL for a bad line, -ENOMEM; printed.
+ */
+int summarize(FILE *in, FILE *out);
+
 int write_html(const char *path, const struct spec *spec,
 	       const struct run_meta *meta, const char *verdict);
 

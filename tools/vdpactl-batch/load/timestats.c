@@ -27,28 +27,16 @@ static double quantile(const double *sorted, unsigned int n, double p)
 	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
 }
 
-/*
- * Doubles hold nanosecond samples exactly up to 2^53 ns (104 days), so
- * both summaries sort doubles.
- */
-int time_summary_compute(const uint64_t *samples, unsigned int n,
-			 struct time_summary *s)
+/* Sorts @sorted in place. */
+static void summarize_sorted(double *sorted, unsigned int n,
+			     struct time_summary *s)
 {
-	double *sorted;
 	unsigned int i, rank;
 	double total = 0;
 
-	if (n == 0)
-		return -EINVAL;
-	sorted = malloc(sizeof(*sorted) * n);
-	if (!sorted)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		sorted[i] = (double)samples[i];
+	for (i = 0; i < n; i++)
 		total += sorted[i];
-	}
 	qsort(sorted, n, sizeof(*sorted), cmp_double);
-
 	rank = (unsigned int)(((uint64_t)n * 99 + 99) / 100);
 	*s = (struct time_summary){
 		.n = n,
@@ -61,6 +49,42 @@ int time_summary_compute(const uint64_t *samples, unsigned int n,
 		.total = total,
 		.mean = total / n,
 	};
+}
+
+/*
+ * Doubles hold nanosecond samples exactly up to 2^53 ns (104 days), so
+ * both summaries sort doubles.
+ */
+int time_summary_compute(const uint64_t *samples, unsigned int n,
+			 struct time_summary *s)
+{
+	double *sorted;
+	unsigned int i;
+
+	if (n == 0)
+		return -EINVAL;
+	sorted = malloc(sizeof(*sorted) * n);
+	if (!sorted)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		sorted[i] = (double)samples[i];
+	summarize_sorted(sorted, n, s);
+	free(sorted);
+	return 0;
+}
+
+int time_summary_of(const double *values, unsigned int n,
+		    struct time_summary *s)
+{
+	double *sorted;
+
+	if (n == 0)
+		return -EINVAL;
+	sorted = malloc(sizeof(*sorted) * n);
+	if (!sorted)
+		return -ENOMEM;
+	memcpy(sorted, values, sizeof(*sorted) * n);
+	summarize_sorted(sorted, n, s);
 	free(sorted);
 	return 0;
 }

@@ -29,6 +29,10 @@ struct time_summary {
 int time_summary_compute(const uint64_t *samples, unsigned int n,
 			 struct time_summary *s);
 
+/* The same of values measured elsewhere (ms, counts); -EINVAL, -ENOMEM. */
+int time_summary_of(const double *values, unsigned int n,
+		    struct time_summary *s);
+
 /* Divides every figure but n, e.g. per load -> per command. */
 void time_summary_scale(const struct time_summary *in, double divisor,
 			struct time_summary *out);

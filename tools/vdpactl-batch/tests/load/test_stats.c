@@ -124,6 +124,21 @@ static void quartiles_interpolate_like_the_median(void **state)
 	assert_true(s.q1 == 1 && s.q3 == 1);
 }
 
+static void values_summarize_like_samples(void **state)
+{
+	double v[] = { 2.5, 0.5, 1.5, 4.5, 3.5 };
+	struct time_summary s;
+
+	(void)state;
+	assert_int_equal(time_summary_of(v, 5, &s), 0);
+	assert_true(s.min == 0.5 && s.q1 == 1.5 && s.median == 2.5 &&
+		    s.q3 == 3.5 && s.p99 == 4.5 && s.max == 4.5);
+	assert_true(s.mean == 2.5 && s.total == 12.5);
+	/* The input keeps its order. */
+	assert_true(v[0] == 2.5);
+	assert_int_equal(time_summary_of(v, 0, &s), -EINVAL);
+}
+
 static void ratios_pair_round_by_round(void **state)
 {
 	/* The baseline took 100 each round; this run 50, 25, 100, 0 (none). */
@@ -169,6 +184,7 @@ int main(void)
 		cmocka_unit_test(one_outlier_moves_the_mean_not_the_median),
 		cmocka_unit_test(scaling_to_per_command),
 		cmocka_unit_test(quartiles_interpolate_like_the_median),
+		cmocka_unit_test(values_summarize_like_samples),
 		cmocka_unit_test(ratios_pair_round_by_round),
 		cmocka_unit_test(noise_is_a_middle_half_around_one),
 	};
