@@ -504,6 +504,17 @@ int bench_summarize(struct bench *b, int ref)
 	return 0;
 }
 
+uint64_t bench_redundant_commands(const struct bench *b)
+{
+	uint64_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < b->n_runs; i++)
+		sum += stat_value(&b->runs[i].total.vstats,
+				  BENCH_REDUNDANT_STAT);
+	return sum;
+}
+
 int bench_write_samples(const struct bench *b, FILE *f)
 {
 	unsigned int i, r;

@@ -175,6 +175,15 @@ int bench_run(struct bench *b);
 int bench_summarize(struct bench *b, int ref);
 
 /*
+ * The device's own count of commands it acked without work because they
+ * changed nothing (vdpa_sim_batch's "cvq redundant"; 0 from a device
+ * without it) over every run: stock redoes every command, so a
+ * comparison with any is not like with like.
+ */
+#define BENCH_REDUNDANT_STAT "cvq redundant"
+uint64_t bench_redundant_commands(const struct bench *b);
+
+/*
  * Every timed load's sample, for statistics elsewhere (the benchmark
  * report, tools/bench-report): a comment line, then per run and round
  * "TARGET/MODE ROUND NS COMMANDS", and with cfg.cmds_times also

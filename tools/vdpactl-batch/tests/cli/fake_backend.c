@@ -22,6 +22,7 @@
 
 /* What the fake device has processed, across sessions, as vstats show. */
 static uint64_t fake_commands_done;
+static unsigned int fake_redundant_nth;
 
 /* vdpa0's cost model; DEV_SET changes the items it is given. */
 static struct vsb_cost fake_cost;
@@ -140,6 +141,11 @@ int vdpa_client_config_get(struct vdpa_client *c, const char *name,
 	return cb(&cfg, data);
 }
 
+void fake_backend_redundant_every(unsigned int nth)
+{
+	fake_redundant_nth = nth;
+}
+
 int vdpa_client_vstats_get(struct vdpa_client *c, const char *name,
 			   uint32_t queue_index, struct vdpa_vstats *stats)
 {
@@ -154,9 +160,14 @@ int vdpa_client_vstats_get(struct vdpa_client *c, const char *name,
 		.device_id = VIRTIO_ID_NET,
 		.queue_index = queue_index,
 		.negotiated_features = 1ULL << VIRTIO_NET_F_CTRL_VQ,
-		.n = 2,
+		/* The redundant counter only when asked for. */
+		.n = fake_redundant_nth ? 3 : 2,
 		.entries = { { "cvq requests", fake_commands_done },
-			     { "cvq successes", fake_commands_done } },
+			     { "cvq successes", fake_commands_done },
+			     { "cvq redundant",
+			       fake_redundant_nth ?
+				       fake_commands_done / fake_redundant_nth :
+				       0 } },
 	};
 	snprintf(stats->dev_name, sizeof(stats->dev_name), "%s", name);
 	return 0;

@@ -8,4 +8,11 @@
 /* Forgets the commands earlier runs sent. */
 void fake_backend_reset(void);
 
+/*
+ * From now on the fake's vstats count every @nth command it processed as
+ * redundant ("cvq redundant"), as vdpa_sim_batch does for commands that
+ * change nothing; 0 (the default): none. A reset keeps the setting.
+ */
+void fake_backend_redundant_every(unsigned int nth);
+
 #endif

@@ -530,6 +530,26 @@ static void late_failure_keeps_samples(void **state)
 	free(out);
 }
 
+/*
+ * A device that acks commands as redundant skipped their work: compare
+ * prints its table, then fails, saying why.
+ */
+static void compare_refuses_redundant_acks(void **state)
+{
+	char *out, *err;
+
+	fake_backend_redundant_every(10);
+	assert_int_equal(run_cli_io(*state,
+				    "compare --count 30 --rounds 3 --dev vdpa0",
+				    &out, &err),
+			 CMD_FAIL);
+	expect_contains(out, "DEVICE");
+	expect_contains(err, "commands as redundant, without work");
+	free(out);
+	free(err);
+	fake_backend_redundant_every(0);
+}
+
 #ifndef TOOL_SRC_DIR
 #error "TOOL_SRC_DIR must name the tool's source directory"
 #endif
@@ -1111,6 +1131,7 @@ int main(void)
 		cmocka_unit_test(man_page_lists_every_json_key),
 		cmocka_unit_test(compare_table_csv_and_json),
 		cmocka_unit_test(compare_refuses_unlike_devices),
+		cmocka_unit_test(compare_refuses_redundant_acks),
 		cmocka_unit_test(compare_cold_columns),
 		cmocka_unit_test(ring_format_is_reported),
 		cmocka_unit_test(compare_baseline_and_cpu),
