@@ -37,17 +37,19 @@ REPORT_BIN=$VB_BUILD/bench-report/bench-report
 SPEC=$VB_ROOT/scripts/lib/verdict.spec
 # Each stage: NAME|what it measures|typical seconds on the 2-core host.
 # A previous run's times (stages.tsv) replace the typical ones.
+# (measured on the 2-core host: a first run's build includes setup's
+# downloads).
 STAGES_TESTBED=(
-	"build|setup, the module, the tool and the VM image (apt and kbuild)|60"
-	"cvq|vdpactl-batch CVQ loads: stock vs vdpa_sim_batch, 7 devices, 3 kick/wait patterns|420"
-	"insns|guest instructions per command, counted by a TCG plugin|240"
-	"qemu|QEMU 10's CVQ state load at cont, 4 devices|300"
-	"cost|the CVQ cost model: QEMU and the tool at 5 cost levels|150"
-	"cold|cold loads: reset to data queues up, tool and QEMU|120"
+	"build|setup, the module, the tool and the VM image (apt and kbuild)|300"
+	"cvq|vdpactl-batch CVQ loads: stock vs vdpa_sim_batch, 7 devices, 3 kick/wait patterns|80"
+	"insns|guest instructions per command, counted by a TCG plugin|110"
+	"qemu|QEMU 10's CVQ state load at cont, 4 devices|50"
+	"cost|the CVQ cost model: QEMU and the tool at 5 cost levels|135"
+	"cold|cold loads: reset to data queues up, stock vs vdpa_sim_batch|25"
 )
 STAGES_NEWEST=(
-	"build|setup of the newest kernel's test bed and the VM image|120"
-	"cvq|vdpactl-batch CVQ loads on the newest kernel|420"
+	"build|setup of the newest kernel's test bed and the VM image|300"
+	"cvq|vdpactl-batch CVQ loads on the newest kernel|80"
 )
 
 # stage_cmd NAME: what the stage runs.
@@ -176,9 +178,7 @@ EOT
 fi
 make -s -C "$VB_ROOT" bench-report >"$LOGS/report.log" 2>&1 ||
 	{ cat "$LOGS/report.log" >&2; exit 1; }
-echo
-"$REPORT_BIN" --data "$OUT" --spec "$SPEC" || status=1
-echo
+"$REPORT_BIN" --data "$OUT" --spec "$SPEC" >/dev/null || status=1
 # The page as a browser shows it, kept beside it; a plot that does not
 # render fails the run.
 if command -v chromium >/dev/null; then
@@ -186,6 +186,8 @@ if command -v chromium >/dev/null; then
 		>"$LOGS/render-check.log" 2>&1 ||
 		{ echo "report.html does not render: $LOGS/render-check.log"; status=1; }
 fi
-echo "report: $OUT/report.html (as rendered: report.png); verdict: verdict.txt;"
-echo "samples: $OUT/*.samples; logs: $LOGS/"
+echo "report: $OUT/report.html (as rendered: report.png); samples: $OUT/*.samples;"
+echo "logs: $LOGS/; the verdict, also in $OUT/verdict.txt:"
+echo
+cat "$OUT/verdict.txt" 2>/dev/null || status=1
 exit "$status"

@@ -133,7 +133,7 @@ void print_verdict(FILE *f, const struct spec *spec,
 	char fig[96];
 	unsigned int i;
 
-	fprintf(f, "vdpa-batch verdict: commit %s, kernel %s, %s (%s)\n",
+	fprintf(f, "vdpa-batch verdict: commit %s, kernel %s, %s, took %s\n",
 		meta->commit[0] ? meta->commit : "?",
 		meta->kernel[0] ? meta->kernel : "?", meta->date,
 		meta->elapsed);
