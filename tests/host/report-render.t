@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # scripts/render-check.sh renders a report page in headless Chromium and
 # tells one whose plots and verdict show from one where they do not, on the
-# small sample pages of tests/fixtures/report: good.html (two plots, a
-# three-line verdict) and one page per fault.
+# small sample page tests/fixtures/report/good.html (two plots, a
+# three-line verdict) and one page per fault, made from it here.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tap.sh
 
@@ -16,12 +16,22 @@ F=tests/fixtures/report
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# render PAGE [SCREENSHOT]: render-check on $F/PAGE.html; its exit status
+# The faulty pages, each good.html with one thing wrong.
+P=$out/pages
+mkdir -p "$P"
+cp "$F/good.html" "$P/"
+sed '/style="width: 480px"/,/<\/svg>/d' "$F/good.html" >"$P/missing-svg.html"
+sed 's/width="640" height="400"/width="0" height="0"/' "$F/good.html" >"$P/empty-svg.html"
+sed '/<pre id="verdict">/,/<\/pre>/d' "$F/good.html" >"$P/no-verdict.html"
+sed '/<pre id="verdict">/,/<\/pre>/{/^<pre\|^<\/pre/!d}' "$F/good.html" \
+	>"$P/empty-verdict.html"
+
+# render PAGE [SCREENSHOT]: render-check on $P/PAGE.html; its exit status
 # in $out/PAGE.rc, its findings in $out/PAGE.out, its reasons in
 # $out/PAGE.err.
 render() {
 	local rc=0
-	scripts/render-check.sh "$F/$1.html" ${2:+"$2"} >"$out/$1.out" \
+	scripts/render-check.sh "$P/$1.html" ${2:+"$2"} >"$out/$1.out" \
 		2>"$out/$1.err" || rc=$?
 	echo "$rc" >"$out/$1.rc"
 }
