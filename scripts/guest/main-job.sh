@@ -90,13 +90,17 @@ for run in each/poll once/poll once/call; do
 	wait=${run#*/}
 	echo
 	echo "compare, kick $kick, wait $wait:"
-	# compare fails if a device skipped a command's work as redundant.
 	vdpactl-batch -j compare --count 30 --rounds 1000 --ring-size 256 \
 		--kick "$kick" --wait "$wait" --baseline stock0 \
 		--dev stock0 --dev imm0 --dev batch0 --dev nopoll0 --dev nosup0 \
 		--dev nohint0 --dev lead0 --samples /tmp/samples \
 		>/tmp/compare.json
 	cat /tmp/compare.json
+	# Like with like: stock redoes every command, so ours must too.
+	if ! jq -e '.compare.redundant_commands == 0' /tmp/compare.json >/dev/null; then
+		echo "main job: vdpa_sim_batch skipped redundant commands: not like with like" >&2
+		exit 1
+	fi
 	samples "cvq-$kick-$wait" "$kick" "$wait" /tmp/samples
 done
 echo
