@@ -4,11 +4,14 @@
 # The CVQ benchmark sweep: boot the test-bed VM once, measure stock
 # vdpa_sim_net and vdpa_sim_batch (immediate and batch completion) side by
 # side over load sizes, profiles and client modes (scripts/guest/bench.sh),
-# then write CSV, JSON, a markdown summary and plots. See "--help" and
+# then file the samples and let bench-report (C) compute every figure:
+# CSV, a markdown summary and plots. See "--help" and
 # Documentation/benchmark.rst.
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
+# shellcheck source=lib/samples.sh
+. "$VB_ROOT/scripts/lib/samples.sh"
 # shellcheck source=lib/bench-plot.sh
 . "$VB_ROOT/scripts/lib/bench-plot.sh"
 
@@ -18,23 +21,27 @@ Usage: $VB_PROG [--quick] [--reps N] [--budget SECONDS] [--out DIR]
        $VB_PROG --from LOG [--out DIR]
 
 Boot the test-bed VM once and sweep CVQ loads over three devices -- stock
-vdpa_sim_net, vdpa_sim_batch in immediate and in batch completion -- taking
-turns configuration by configuration. Writes into DIR (default build/bench):
+vdpa_sim_net, vdpa_sim_batch in immediate and in batch completion -- one
+vdpactl-batch compare per configuration and repetition, devices and load
+modes alternating round by round. Writes into DIR (default build/bench):
 
-  sweep.log             the guest's output (one JSON line per device turn)
-                        and the host's facts: the raw data of everything
-  measurements.csv      one row per turn: its median load time, us per
-                        command, kicks, wake-ups and device notifications
-                        per load
-  measurements.json     the same, with the run's facts and the summary
-  summary.md            median and interquartile range over repetitions per
-                        configuration and device, speed-ups against stock
+  sweep.log             the guest's output (every load's time as a sample
+                        line, the counters, progress and notes) and the
+                        host's facts: the raw data of everything
+  sweep/*.samples       the samples, one file per configuration
+                        (tools/bench-report/samples.h)
+  sweep.csv             per configuration, device and load mode: loads,
+                        median, quartiles and extremes of us per command,
+                        the round-by-round ratio against stock, and the
+                        kicks, wake-ups and notifications per load
+  sweep.md              the table of summary.md
+  summary.md            the run's facts and warnings, the table, the notes
   us-per-command.{png,svg}, notifications.{png,svg}   the plots
 
 Options:
-  --quick      a short sweep (under a minute with the boot): 4 of the 8
-               modes, fewer repetitions and loads per turn
-  --reps N     repetitions per configuration (default 7; 5 with --quick)
+  --quick      a short sweep (under 3 min with the boot): 3 of the 4
+               kick/wait modes, fewer repetitions and loads
+  --reps N     repetitions per configuration (default 7; 3 with --quick)
   --budget S   stop starting configurations S seconds after the guest
                booted and report what was measured (default $FULL_BUDGET;
                $QUICK_BUDGET with --quick); the VM gets $REPORT_MARGIN s more to finish
@@ -42,17 +49,18 @@ Options:
   --from LOG   rebuild the reports from a saved sweep.log, without a VM
 
 Time: a sweep takes at most its budget plus the boot and the report, so
-at most 15 min (full) or 3 min (--quick); on a quiet 2-core host the full
-sweep took 3.5 min and --quick 33 s. A sweep cut short by its budget says
-so in summary.md (see Documentation/benchmark.rst).
+at most 15 min (full) or 3 min (--quick). A sweep cut short by its budget
+says so in summary.md (see Documentation/benchmark.rst).
 EOT
 	exit "${1:-2}"
 }
 
 FULL_BUDGET=780
-QUICK_BUDGET=50
-# Boot, the guest's final jq pass and the output of its records.
+QUICK_BUDGET=120
+# Boot, and the output of the guest's samples.
 REPORT_MARGIN=120
+BASELINE=stock0
+REPORT_BIN=$VB_BUILD/bench-report/bench-report
 quick=0
 reps=
 budget=
@@ -76,13 +84,6 @@ is_count() {
 [ -z "$reps" ] || is_count "$reps" || die "--reps: not a positive number: $reps"
 [ -z "$budget" ] || is_count "$budget" || die "--budget: not a positive number: $budget"
 
-REPORT_JQ=$VB_ROOT/scripts/lib/bench-report.jq
-
-# report WHAT LOG: one of bench-report.jq's outputs over the log's records.
-report() {
-	grep '^{' "$2" | jq -r -s --arg what "$1" -f "$REPORT_JQ"
-}
-
 commit_name() {
 	git -C "$VB_ROOT" describe --always --dirty 2>/dev/null || echo unknown
 }
@@ -95,22 +96,24 @@ sample_load() {
 	done >"$1"
 }
 
-# The host's facts, as one more JSON line of the log.
-host_facts() {
-	jq -n -c --arg started "$1" --argjson wall_s "$2" \
-		--arg loadavg_before "$3" \
-		--argjson loadavg_max "$(sort -g "$5" | tail -n 1 | grep . || echo null)" \
-		--arg loadavg_after "$(cut -d ' ' -f 1-3 /proc/loadavg)" \
-		--arg commit "$(commit_name)" \
-		--argjson host_cpus "$(nproc)" --argjson status "$4" \
-		'{host: {started: $started, wall_s: $wall_s,
-			 loadavg_before: $loadavg_before,
-			 loadavg_after: $loadavg_after,
-			 loadavg_max: $loadavg_max, commit: $commit,
-			 host_cpus: $host_cpus, guest_status: $status}}'
+# above A B: whether the number A is above B (load averages).
+above() {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'
 }
 
-# sweep LOG: run the guest half; its progress shows, its records go to LOG.
+# The host's facts, as "meta KEY VALUE" lines of the log.
+host_facts() {
+	echo "meta started $1"
+	echo "meta wall_s $2"
+	echo "meta loadavg_before $3"
+	echo "meta loadavg_after $(cut -d ' ' -f 1-3 /proc/loadavg)"
+	echo "meta loadavg_max $(sort -g "$5" | tail -n 1)"
+	echo "meta commit $(commit_name)"
+	echo "meta host_cpus $(nproc)"
+	echo "meta guest_status $4"
+}
+
+# sweep LOG: run the guest half; its progress shows, everything goes to LOG.
 sweep() {
 	local log=$1 started before begin status sampler samples
 	local args=(--budget "$budget")
@@ -119,7 +122,7 @@ sweep() {
 	started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 	before=$(cut -d ' ' -f 1-3 /proc/loadavg)
 	begin=$(date +%s)
-	awk -v load="${before%% *}" 'BEGIN { exit !(load > 2) }' &&
+	above "${before%% *}" 2 &&
 		say "warning: host load average $before: other work will" \
 			"compete with the guest's vCPUs and inflate the figures"
 	samples=$(mktemp)
@@ -129,7 +132,7 @@ sweep() {
 	"$VB_ROOT/scripts/vm.sh" --name bench \
 		--timeout "$((budget + REPORT_MARGIN))" -- \
 		scripts/guest/bench.sh "${args[@]}" | tee "$log" |
-		grep --line-buffered -v '^{'
+		grep --line-buffered -v '^sample \|^meta '
 	status=${PIPESTATUS[0]}
 	set -e
 	kill "$sampler"
@@ -140,7 +143,73 @@ sweep() {
 	return "$status"
 }
 
-command -v jq >/dev/null || die "jq not found: run scripts/setup.sh"
+# meta KEY: the log's fact KEY, empty if it has none.
+meta() {
+	tr -d '\r' <"$from" | sed -n "s/^meta $1 //p" | tail -n 1
+}
+
+# The run's facts and warnings above the table, the notes and failures
+# below it.
+summary() {
+	local reps reps_done load_before load_max
+	reps=$(meta reps)
+	reps_done=$(meta reps_done)
+	load_before=$(meta loadavg_before)
+	load_max=$(meta loadavg_max)
+	echo "# CVQ benchmark sweep"
+	echo
+	echo "Guest kernel $(meta kernel), $(meta guest_cpus) vCPUs (TCG);" \
+		"$reps repetitions per configuration, devices and load modes" \
+		"alternating round by round; $(meta started), $(meta wall_s) s" \
+		"wall time, host load average $load_before before," \
+		"$(meta loadavg_after) after, at most $load_max during, commit" \
+		"$(meta commit)$([ "$(meta quick)" = 1 ] && echo " (--quick)")."
+	echo
+	if above "${load_before%% *}" 2; then
+		echo "WARNING: the host's load average was ${load_before%% *}" \
+			"before the sweep: other work competed for the CPUs the" \
+			"guest's vCPUs run on, which stalls loads for whole" \
+			"scheduler ticks; these figures are not comparable with a" \
+			"run on a quiet host."
+		echo
+	fi
+	if above "${load_max:-0}" 3; then
+		echo "WARNING: the host's load average reached $load_max during" \
+			"the sweep (the guest alone makes about 2): other work" \
+			"competed with the guest for a while, and the loads that" \
+			"ran then are slow."
+		echo
+	fi
+	if [ -n "$reps_done" ] && [ "$reps_done" != "$reps" ]; then
+		echo "INCOMPLETE: the time budget of $(meta budget_s) s ran out" \
+			"after $reps_done of $reps repetitions; the configurations" \
+			"of the unfinished one have one repetition more than the rest."
+		echo
+	fi
+	cat "$out/sweep.md"
+	if grep -q '^bench: note ' "$from"; then
+		echo
+		echo "Notes from the tool:"
+		echo
+		tr -d '\r' <"$from" | sed -n 's/^bench: note /- /p'
+	fi
+	if grep -q '^bench: redundant: ' "$from"; then
+		echo
+		echo "Not like with like: in these configurations vdpa_sim_batch" \
+			"acked commands that changed nothing as redundant, without" \
+			"their work, where stock redoes every one; its figures there" \
+			"are those of the redundant path:"
+		echo
+		tr -d '\r' <"$from" | sed -n 's/^bench: redundant: /- /p' | sort -u
+	fi
+	if grep -q '^bench: FAILED: ' "$from"; then
+		echo
+		echo "FAILED configurations:"
+		echo
+		tr -d '\r' <"$from" | sed -n 's/^bench: FAILED: /- /p'
+	fi
+}
+
 command -v gnuplot >/dev/null ||
 	die "gnuplot not found: install gnuplot-nox (scripts/setup.sh)"
 if [ -z "$budget" ]; then
@@ -155,17 +224,21 @@ if [ -z "$from" ]; then
 	[ "$status" = 0 ] ||
 		say "the guest's sweep failed (status $status); reporting what it measured"
 elif [ "$(realpath "$from")" != "$(realpath -m "$out/sweep.log")" ]; then
+	[ -r "$from" ] || die "cannot read $from"
 	cp "$from" "$out/sweep.log"
 fi
 [ -r "$from" ] || die "cannot read $from"
-grep -q '^{"seq"' "$from" || die "no measurements in $from"
+grep -q '^sample sweep-' "$from" || die "no measurements in $from"
 
-report csv "$from" >"$out/measurements.csv"
-report json "$from" >"$out/measurements.json"
-report markdown "$from" >"$out/summary.md"
-report plot "$from" >"$out/plot.tsv"
-bench_plot "$out/plot.tsv" "$out"
+make -s -C "$VB_ROOT" bench-report >&2 || die "cannot build bench-report"
+rm -rf "$out/sweep"
+mkdir -p "$out/sweep"
+extract_samples "$from" "$out/sweep"
+"$REPORT_BIN" --data "$out/sweep" --table sweep --baseline "$BASELINE" \
+	--out "$out" || die "bench-report could not make the tables of $from"
+bench_plot "$out/sweep.csv" "$out"
+summary >"$out/summary.md"
 cat "$out/summary.md"
-say "wrote $out/{measurements.csv,measurements.json,summary.md}" \
+say "wrote $out/{sweep.csv,sweep.md,summary.md}" \
 	"and $out/{us-per-command,notifications}.{png,svg}"
 exit "$status"

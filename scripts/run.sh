@@ -11,6 +11,8 @@
 set -uo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
+# shellcheck source=lib/samples.sh
+. "$VB_ROOT/scripts/lib/samples.sh"
 
 usage() {
 	cat >&2 <<EOT
@@ -94,23 +96,6 @@ typical() {
 	echo "${t:-$2}"
 }
 
-# extract_samples STAGE_LOG: the "sample STAGE ..." lines into the
-# stages' .samples files (a stage's file is rewritten by its first line).
-extract_samples() {
-	local stage rest
-	declare -A seen=()
-	while read -r _ stage rest; do
-		case "$stage" in
-		'' | *[!a-z0-9-]*) continue ;;
-		esac
-		if [ -z "${seen[$stage]:-}" ]; then
-			seen[$stage]=1
-			: >"$OUT/$stage.samples"
-		fi
-		printf '%s\n' "$rest" >>"$OUT/$stage.samples"
-	done < <(tr -d '\r' <"$1" | grep '^sample ')
-}
-
 run_stages() {
 	local -a stages
 	local i n name what log start took left failed=0
@@ -142,7 +127,7 @@ run_stages() {
 			failed=1
 			[ "$name" = build ] && return 1
 		fi
-		extract_samples "$log"
+		extract_samples "$log" "$OUT"
 	done
 	mv "$OUT/stages.tsv.new" "$OUT/stages.tsv"
 	return "$failed"

@@ -3,26 +3,41 @@
 #
 # Inside the test-bed VM: the measurement half of scripts/bench.sh. Sweeps
 # CVQ loads over workloads (profile x commands per load) and client modes
-# (serial|parallel x kick each|once x wait poll|call) on three devices:
+# (kick each|once x wait poll|call) on three devices:
 #
 #   stock0  stock vdpa_sim_net
 #   imm0    vdpa_sim_batch, immediate completion (one used-index update and
 #           one notification per command)
 #   batch0  vdpa_sim_batch, batch completion
 #
-# For each configuration the devices take turns, stock0 imm0 batch0, once
-# per repetition, so drift in the machine hits all three alike. Each turn
-# is one "vdpactl-batch load" of ROUNDS loads whose JSON report lands in a
-# file: nothing else runs while a load does (even jq starting beside a
-# load stalled it by milliseconds on this 2-vCPU guest).
-# Only when every load is done does one jq pass reduce the reports to one
-# JSON line per turn on stdout, after a {"run": ...} line describing the
-# sweep. Progress lines start with "bench:". A failed load is recorded as
-# {"error": ...} and makes the exit status 1 once the sweep is over.
+# Each configuration is one "vdpactl-batch compare" per repetition: the
+# devices, serial and parallel, interleaved round by round by the tool,
+# every timed load kept (--samples). Stock vdpa_sim_net negotiates only
+# CTRL_MAC_ADDR, so compare, which only sets like against like, measures
+# the qemu and vlan profiles on imm0 and batch0 alone. Nothing else runs
+# while a compare does: its report and samples land in files, and only
+# when the sweep is over are they printed, as the lines scripts/bench.sh
+# files for bench-report (tools/bench-report/samples.h):
+#
+#   sample sweep-P-N-K-W DEV/MODE ROUND NS COMMANDS
+#       every load; ROUND counts on across repetitions (REP * ROUNDS +
+#       the compare's round), so a ratio pairs loads run side by side
+#   sample sweep-P-N-K-W-counts DEV/MODE/COUNTER REP TOTAL LOADS
+#       the tool's kicks and wake-ups (sleeps) and the device's "cvq
+#       notifications" (vdpa vstats; stock offers none) of a repetition
+#   meta KEY VALUE   the sweep's facts
+#   bench: ...       progress, the tool's notes, failures
+#
+# A failed compare is reported as "bench: FAILED: ..." and makes the exit
+# status 1 once the sweep is over; the whole rounds it measured count.
+# Where vdpa_sim_batch acked commands as redundant, without work (compare's
+# redundant_commands), as it does where every load repeats the state it
+# holds (mac x1, qemu, vlan), the configuration is kept, measuring the
+# redundant path, and named in a "bench: redundant: ..." line.
 #
 # The sweep stops starting configurations once the guest has been up for
-# BUDGET seconds (50 with --quick, else 780) and reports what it measured;
-# the run record says how many repetitions were complete.
+# BUDGET seconds (120 with --quick, else 780) and reports what it measured;
+# "meta reps_done" says how many repetitions were complete.
 #
 # Usage: bench.sh [--quick] [--reps N] [--budget SECONDS]
 set -e
@@ -50,25 +65,21 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-# WORKLOADS: PROFILE:COMMANDS_PER_LOAD. MODES: MODE:KICK:WAIT. Each turn
-# sends about TURN_COMMANDS commands, in MIN_ROUNDS..MAX_ROUNDS loads: many
-# small loads so that their median is stable, and still enough big ones.
+# WORKLOADS: PROFILE:COMMANDS_PER_LOAD. MODES: KICK:WAIT, each measured
+# serial and parallel by compare. Each device and load mode gets about
+# TURN_COMMANDS commands per repetition, in MIN_ROUNDS..MAX_ROUNDS loads:
+# many small loads so that their median is stable, and still enough big
+# ones.
 WORKLOADS="mac:1 mac:10 mac:30 mac:100 mac:1000 qemu:30 vlan:4094"
 if [ "$quick" = 1 ]; then
-	MODES="serial:each:poll parallel:each:poll parallel:once:poll
-		parallel:once:call"
-	reps=${reps:-5}
-	budget=${budget:-50}
+	MODES="each:poll once:poll once:call"
+	reps=${reps:-3}
+	budget=${budget:-120}
 	TURN_COMMANDS=1000
 	MIN_ROUNDS=5
 	MAX_ROUNDS=200
 else
-	MODES=
-	for wait in poll call; do
-		for kick in each once; do
-			MODES="$MODES serial:$kick:$wait parallel:$kick:$wait"
-		done
-	done
+	MODES="each:poll once:poll each:call once:call"
 	reps=${reps:-7}
 	budget=${budget:-780}
 	TURN_COMMANDS=3000
@@ -97,6 +108,15 @@ rounds_for() {
 	echo "$_r"
 }
 
+# devices_for PROFILE: the devices that can send PROFILE's commands alike.
+devices_for() {
+	if [ "$1" = mac ]; then
+		echo "$DEVICES"
+	else
+		echo "imm0 batch0"
+	fi
+}
+
 # Both module devices are set explicitly, whatever the module's default.
 add_devices() {
 	tb_load_stock
@@ -114,15 +134,24 @@ completion_of() {
 		sed -n '1s/.* completion \([a-z]*\) .*/\1/p'
 }
 
-# turn FILE DEV PROFILE COUNT ROUNDS MODE KICK WAIT: one device's loads.
-turn() {
+# measure FILE PROFILE COUNT ROUNDS KICK WAIT: one configuration's compare,
+# its report into FILE.json, its samples into FILE.samples.
+measure() {
 	_file=$1
 	shift
-	if ! vdpactl-batch -j load --dev "$1" --profile "$2" --count "$3" \
-		--rounds "$4" --mode "$5" --kick "$6" --wait "$7" \
-		--timeout "$COMPLETION_TIMEOUT_MS" >"$_file.json" 2>"$_file.err"; then
-		echo "bench: FAILED: $* ($(cat "$_file.err"))"
+	_devs=
+	for _dev in $(devices_for "$1"); do
+		_devs="$_devs --dev $_dev"
+	done
+	# shellcheck disable=SC2086 # one word per --dev and name
+	if ! vdpactl-batch -j compare $_devs --profile "$1" --count "$2" \
+		--rounds "$3" --kick "$4" --wait "$5" \
+		--timeout "$COMPLETION_TIMEOUT_MS" --samples "$_file.samples" \
+		>"$_file.json" 2>"$_file.err"; then
+		echo "bench: FAILED: $* ($(tail -n 1 "$_file.err"))"
 		failed=1
+	elif ! jq -e '.compare.redundant_commands == 0' "$_file.json" >/dev/null; then
+		echo "bench: redundant: $1 x$2, kick $4, wait $5"
 	fi
 }
 
@@ -134,10 +163,10 @@ warm_up() {
 	done
 }
 
-# One repetition: every configuration once, the devices taking turns.
-# Repetitions run one after the other, so that whatever drifts over the
-# sweep shows as spread between them, and a sweep cut short by its time
-# budget still covers every configuration it reached.
+# One repetition: every configuration once. Repetitions run one after the
+# other, so that whatever drifts over the sweep shows as spread between
+# them, and a sweep cut short by its time budget still covers every
+# configuration it reached. Files are named SEQ-REP-PROFILE-COUNT-KICK-WAIT-ROUNDS.
 sweep_rep() {
 	for _work in $WORKLOADS; do
 		_profile=${_work%%:*}
@@ -146,50 +175,82 @@ sweep_rep() {
 		for _mode in $MODES; do
 			if [ "$(uptime_s)" -ge "$budget" ]; then
 				echo "bench: $(uptime_s) s: time budget of $budget s" \
-					"used up, stopping in repetition $1"
+					"used up, stopping in repetition $(($1 + 1))"
 				return 1
 			fi
-			# shellcheck disable=SC2046 # MODE:KICK:WAIT into $1 $2 $3
-			set -- "$1" $(echo "$_mode" | tr : ' ')
-			for _dev in $DEVICES; do
-				seq=$((seq + 1))
-				turn "$RAW/$(printf %05d "$seq")-$1" "$_dev" \
-					"$_profile" "$_count" "$_rounds" "$2" "$3" "$4"
-			done
+			_kick=${_mode%:*}
+			_wait=${_mode#*:}
+			seq=$((seq + 1))
+			measure "$RAW/$(printf %05d "$seq")-$1-$_profile-$_count-$_kick-$_wait-$_rounds" \
+				"$_profile" "$_count" "$_rounds" "$_kick" "$_wait"
 		done
 	done
 }
 
 sweep() {
-	_rep=1
-	while [ "$_rep" -le "$reps" ]; do
-		echo "bench: $(uptime_s) s: repetition $_rep of $reps"
+	_rep=0
+	while [ "$_rep" -lt "$reps" ]; do
+		echo "bench: $(uptime_s) s: repetition $((_rep + 1)) of $reps"
 		sweep_rep "$_rep" || return 0
-		reps_done=$_rep
 		_rep=$((_rep + 1))
+		reps_done=$_rep
 	done
 }
 
-# One line per turn; the host does the statistics.
+# report_config FILE: one compare's samples and counters as sample lines.
+# Rounds are numbered on across repetitions: the statistics are
+# bench-report's.
+report_config() {
+	# shellcheck disable=SC2046 # SEQ-REP-PROFILE-COUNT-KICK-WAIT-ROUNDS
+	set -- $(basename "$1" .json | tr - ' ') "$1"
+	_stage=sweep-$3-$4-$5-$6
+	_base=${8%.json}
+	[ -s "$_base.samples" ] || return 0
+	_ring=$(jq '.compare.ring_size' "$8")
+	echo "sample $_stage @unit us/cmd 0.001"
+	echo "sample $_stage @cond $3 x$4, $7 rounds x $reps repetitions," \
+		"$_ring-entry CVQ, kick $5, wait $6, devices and load modes alternating"
+	awk -v stage="$_stage" -v offset="$(($2 * $7))" \
+		'!/^#/ { print "sample", stage, $1, $2 + offset, $3, $4 }' \
+		"$_base.samples"
+	echo "sample $_stage-counts @unit per-load 1"
+	echo "sample $_stage-counts @cond $3 x$4, kick $5, wait $6:" \
+		"per load, one value per repetition"
+	jq -r --arg stage "$_stage-counts" --arg rep "$2" '
+		.compare | (.failed.after_rounds // .rounds) as $loads |
+		.results[] | . as $r |
+		"sample \($stage) \($r.device)/\($r.mode)/kicks \($rep) \($r.kicks) \($loads)",
+		"sample \($stage) \($r.device)/\($r.mode)/wakeups \($rep) \($r.sleeps) \($loads)",
+		($r.vstats.delta["cvq notifications"] // empty |
+		 "sample \($stage) \($r.device)/\($r.mode)/notifications \($rep) \(.) \($loads)")' \
+		"$8"
+}
+
+# The tool's notes, once per device and workload.
+report_notes() {
+	for _json in "$RAW"/*.json; do
+		[ -s "$_json" ] || continue
+		# shellcheck disable=SC2046 # SEQ-REP-PROFILE-COUNT-... into $1..
+		set -- $(basename "$_json" .json | tr - ' ')
+		jq -r --arg work "$3 x$4" '.compare.results[] | select(.note) |
+			"bench: note \(.device): \($work): \(.note)"' "$_json"
+	done | sort -u
+}
+
+# Only once every load is done: the facts, the samples, the notes.
 report() {
-	jq -n -c -M --arg kernel "$(uname -r)" --argjson cpus "$(nproc)" \
-		--argjson quick "$quick" --argjson reps "$reps" \
-		--argjson reps_done "$reps_done" --argjson budget "$budget" \
-		--argjson turn_commands "$TURN_COMMANDS" \
-		--arg devices "$DEVICES" --arg imm "$imm_completion" \
-		--arg batch "$batch_completion" '
-		{run: {kernel: $kernel, guest_cpus: $cpus, quick: ($quick == 1),
-		       reps: $reps, reps_done: $reps_done, budget_s: $budget,
-		       turn_commands: $turn_commands,
-		       devices: ($devices | split(" ")),
-		       completion: {imm0: $imm, batch0: $batch}}}'
-	for _err in "$RAW"/*.err; do
-		[ -s "$_err" ] || continue
-		jq -n -c -M --arg file "${_err##*/}" --rawfile msg "$_err" \
-			'{error: {turn: $file, message: $msg}}'
+	echo "meta kernel $(uname -r)"
+	echo "meta guest_cpus $(nproc)"
+	echo "meta quick $quick"
+	echo "meta reps $reps"
+	echo "meta reps_done $reps_done"
+	echo "meta budget_s $budget"
+	echo "meta turn_commands $TURN_COMMANDS"
+	echo "meta completion imm0 $imm_completion, batch0 $batch_completion"
+	for _json in "$RAW"/*.json; do
+		[ -s "$_json" ] && report_config "$_json"
 	done
-	# A failed turn leaves an empty report: jq skips it.
-	jq -c -M -f scripts/guest/bench-record.jq "$RAW"/*.json
+	report_notes
 }
 
 mkdir -p "$RAW"

@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
-# The plots of scripts/bench.sh, drawn with gnuplot from the series that
-# scripts/lib/bench-report.jq prints with --arg what plot. One panel per
+# The plots of scripts/bench.sh, drawn with gnuplot from the figures of
+# bench-report --table (OUT/sweep.csv: one row per configuration, device
+# and load mode; the columns are named in its header). Only the mac
+# profile has several load sizes, so only it is plotted: one panel per
 # client kick/wait mode, one line per device and load mode, both axes
-# logarithmic. Each figure is written as PNG and SVG.
+# logarithmic. Each figure is written as PNG and SVG. Nothing here
+# computes a figure: the CSV is only split into gnuplot's data files.
 
 BENCH_FONT="DejaVu Sans,12"
 
@@ -34,17 +37,29 @@ bench_style() {
 		"$(bench_device_colour "$2")" "$dash" "$point"
 }
 
-# bench_split_series PLOT_TSV DIR: one file per panel and series,
-# DIR/PANEL/SERIES.tsv, holding COUNT US Q1 Q3 NOTIFICATIONS WAKEUPS.
+# bench_split_series CSV DIR: the mac profile's rows, one file per panel
+# and series, DIR/KICK-WAIT/MODE-DEVICE.tsv, holding COUNT MEDIAN Q1 Q3
+# NOTIFICATIONS WAKEUPS (per load; NaN where there is no counter).
 bench_split_series() {
-	awk -F '\t' -v dir="$2" '{
-		file = dir "/" $1 "/" $2 ".tsv"
+	awk -F , -v dir="$2" '
+	NR == 1 {
+		for (i = 1; i <= NF; i++)
+			col[$i] = i
+		next
+	}
+	$col["profile"] == "mac" {
+		panel = $col["kick"] "-" $col["wait"]
+		file = dir "/" panel "/" $col["mode"] "-" $col["device"] ".tsv"
 		if (!(file in seen)) {
-			system("mkdir -p \"" dir "/" $1 "\"")
+			system("mkdir -p \"" dir "/" panel "\"")
 			seen[file] = 1
 			printf "" > file
 		}
-		print $3 "\t" $4 "\t" $5 "\t" $6 "\t" $7 "\t" $8 >> file
+		notif = $col["notifications_per_load"]
+		wake = $col["wakeups_per_load"]
+		print $col["count"] "\t" $col["median"] "\t" $col["q1"] "\t" \
+			$col["q3"] "\t" (notif == "" ? "NaN" : notif) "\t" \
+			(wake == "" ? "NaN" : wake) >> file
 	}' "$1"
 }
 
@@ -89,12 +104,12 @@ bench_plot_body() {
 	echo "set multiplot layout $(((n + 1) / 2)),$(((n > 1) + 1)) \\"
 	if [ "$kind" = us ]; then
 		printf "  title '%s' font ',16'\n" \
-			"vDPA control virtqueue: time per command (MAC_ADDR_SET loads; median of repetitions, bars: interquartile range)"
+			"CVQ time per command (MAC_ADDR_SET loads; median, bars: interquartile range)"
 		echo "set ylabel 'µs per command (log)'"
 		echo "set key top right"
 	else
 		printf "  title '%s' font ',16'\n" \
-			"vDPA control virtqueue: device-to-driver notifications per load (device counter; stock: client wake-ups)"
+			"CVQ notifications per load (device counter; stock: client wake-ups)"
 		echo "set ylabel 'notifications per load (log)'"
 		echo "set key top left"
 	fi
@@ -117,12 +132,13 @@ bench_plot_body() {
 	echo "unset multiplot"
 }
 
-# bench_plot_common PLOT_TSV: axes and key shared by every panel; the x
-# range spans the sizes measured, the same in every panel.
+# bench_plot_common DIR: axes and key shared by every panel; the x range
+# spans the load sizes plotted (DIR's series files), the same in every
+# panel.
 bench_plot_common() {
-	awk -F '\t' 'NR == 1 || $3 < min { min = $3 }
-		NR == 1 || $3 > max { max = $3 }
-		END { printf "set xrange [%g:%g]\n", min / 1.5, max * 1.5 }' "$1"
+	local sizes
+	mapfile -t sizes < <(cat "$1"/*/*.tsv | cut -f 1 | sort -g -u)
+	echo "set xrange [${sizes[0]} / 1.5:${sizes[-1]} * 1.5]"
 	cat <<'EOT'
 set encoding utf8
 set logscale xy 10
@@ -137,7 +153,7 @@ set border lw 1.2
 EOT
 }
 
-# bench_plot PLOT_TSV OUTDIR: OUTDIR/{us-per-command,notifications}.{png,svg}.
+# bench_plot CSV OUTDIR: OUTDIR/{us-per-command,notifications}.{png,svg}.
 bench_plot() {
 	local data=$2/plot kind name width height panels rows terminal
 	command -v gnuplot >/dev/null ||
@@ -154,7 +170,7 @@ bench_plot() {
 		name=notifications
 		[ "$kind" = us ] && name=us-per-command
 		{
-			bench_plot_common "$1"
+			bench_plot_common "$data"
 			bench_plot_body "$data" "$kind"
 		} >"$data/$name.gp"
 		for terminal in "png:pngcairo noenhanced" "svg:svg noenhanced dynamic"; do

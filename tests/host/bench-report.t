@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# scripts/bench.sh --from: the statistics, tables and plots of a sweep log,
-# on a small hand-made sweep whose figures are known (3 repetitions of two
-# configurations on three devices; tests/fixtures/bench/sweep.log).
+# scripts/bench.sh --from and bench-report --table: the figures, tables
+# and plots of a sweep log, on a small hand-made sweep whose figures are
+# worked out by hand below (tests/fixtures/bench/sweep.log: the guest's
+# "sample" lines of three configurations).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tap.sh
 
@@ -10,18 +11,22 @@ F=tests/fixtures/bench/sweep.log
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
+# report LOG DIR: scripts/bench.sh --from LOG --out DIR; its stderr in
+# DIR.err.
 report() {
-	scripts/bench.sh --from "$1" --out "$2" >/dev/null 2>&1
+	scripts/bench.sh --from "$1" --out "$2" >/dev/null 2>"$2.err"
+}
+
+# csv_row STAGE DEVICE MODE: that row of the CSV, without the stage's
+# name and parts (columns 6 on).
+csv_row() {
+	grep "^$1,[^,]*,[^,]*,[^,]*,[^,]*,$2,$3," "$out/a/sweep.csv" |
+		cut -d , -f 6-
 }
 
 # row WORKLOAD MODE: the summary table's row of that configuration.
 row() {
 	grep "^| $1 | $2 |" "$out/a/summary.md"
-}
-
-csv_field() {
-	awk -F , -v seq="$1" -v col="$2" '$1 == seq { print $col }' \
-		"$out/a/measurements.csv"
 }
 
 is_png() {
@@ -30,54 +35,56 @@ is_png() {
 
 tap_plan 18
 tap_ok "a sweep log becomes a report" report "$F" "$out/a"
-tap_is "$(wc -l <"$out/a/measurements.csv")" 19 \
-	"one CSV row per device turn, after the header"
-tap_is "$(csv_field 1 17),$(csv_field 1 18)" "4,10" \
-	"a turn's us per command is its median load time over the commands"
-tap_is "$(csv_field 5 21),$(csv_field 6 21),$(csv_field 4 21)" "30,1," \
-	"device notifications per load come from the counter; stock has none"
-tap_ok "a figure is the median over repetitions, with the quartiles" \
-	grep -q '| 4.50 (4.25–4.75) | 2.10 (2.05–2.15) | 3.00 (3.00–3.15) |' \
-	<(row "mac x10" serial)
-tap_ok "speed-ups divide stock's median by the device's" \
-	grep -q '| 2.14 | 1.50 |' <(row "mac x10" serial)
-tap_ok "small figures keep three significant digits" \
-	grep -q '| 1.00 (0.950–1.05) | 2.60 | 4.17 | 30.0 | 1.00 |' \
-	<(row "mac x30" parallel)
-tap_is "$(jq -c '.summary.configurations | map(.speedup.batch0)' \
-	"$out/a/measurements.json")" "[1.5,4.167]" \
-	"the JSON summary holds the same speed-ups"
-tap_is "$(jq -c '.summary.configurations[1].devices.imm0 | [.min, .max]' \
-	"$out/a/measurements.json")" "[1.5,2]" "the JSON keeps min and max"
-tap_is "$(jq '.measurements | length' "$out/a/measurements.json")" 18 \
-	"the JSON holds every measurement"
+tap_is "$(head -n 1 "$out/a/sweep.csv")" \
+	"stage,profile,count,kick,wait,device,mode,unit,n,median,q1,q3,min,max,baseline,ratio_n,ratio_median,ratio_q1,ratio_q3,reading,kicks_per_load,wakeups_per_load,notifications_per_load" \
+	"the CSV names its columns"
+# 2 mac configurations x 3 devices x 2 modes, and qemu on 2 devices.
+tap_is "$(wc -l <"$out/a/sweep.csv")" 17 \
+	"one CSV row per configuration, device and mode, after the header"
+tap_is "$(grep -c '^sweep-mac-10-each-poll,mac,10,each,poll,' "$out/a/sweep.csv")" 6 \
+	"the stage's name is split into profile, count, kick and wait"
+# stock0 serial: 40000 + 2000 r ns per 10 commands in rounds r = 0..8
+# (3 rounds x 3 repetitions): 4.0 to 5.6 us/cmd, the median the 5th
+# (4.8), the quartiles the 3rd and 7th (4.4, 5.2).
+tap_is "$(csv_row sweep-mac-10-each-poll stock0 serial)" \
+	"stock0,serial,us/cmd,9,4.8,4.4,5.2,4,5.6,,,,,,,10,0," \
+	"a value: every load of every repetition, median with quartiles and extremes"
+# imm0 serial takes 4.6 us/cmd in every round: the ratios run from
+# 4.0/4.6 to 5.6/4.6, median 4.8/4.6, quartiles 4.4/4.6 and 5.2/4.6.
+tap_is "$(csv_row sweep-mac-10-each-poll imm0 serial)" \
+	"imm0,serial,us/cmd,9,4.6,4.6,4.6,4.6,4.6,stock0,9,1.04348,0.956522,1.13043,within noise,10,0,10" \
+	"a paired ratio round by round against the baseline, noise when its quartiles hold 1"
+tap_is "$(csv_row sweep-mac-10-each-poll batch0 serial | cut -d , -f 10-15)" \
+	"stock0,9,2,2,2,faster" \
+	"batch0 taking half of stock's time in every round is 2x faster, no spread"
+# batch0 parallel notifies 6, 3 and 9 times in the repetitions' 3 loads.
+tap_is "$(csv_row sweep-mac-10-each-poll batch0 parallel | cut -d , -f 16-)" \
+	"10,0,2" "counters per load are the median over repetitions"
+tap_is "$(csv_row sweep-qemu-30-once-call batch0 serial | cut -d , -f 4-)" \
+	"2,4,4,4,4,4,,,,,,,,," \
+	"a configuration without the baseline has no ratio, nor counters it lacks"
+tap_is "$(row "mac x10" serial)" \
+	"| mac x10 | serial | each | poll | 4.80 [4.40-5.20] | 4.60 [4.60-4.60] | 2.40 [2.20-2.60] | 1.04x [0.96-1.13], within noise | 2.00x [2.00-2.00] | 10.0 | 10.0 |" \
+	"the markdown row: values, ratios with readings, notifications per load"
+tap_is "$(grep -c '^| ' "$out/a/sweep.md")" 8 \
+	"sweep.md: one row per configuration and mode, after the header"
+tap_ok "the summary has the run's facts" \
+	grep -q '^Guest kernel 6.12.95+deb12-amd64, 2 vCPUs .* commit abc1234 (--quick)' \
+	"$out/a/summary.md"
+tap_ok "and the tool's notes" grep -q '^- stock0: mac x1: example note' \
+	"$out/a/summary.md"
+tap_is "$(grep -c '^- qemu x30, kick once, wait call$' "$out/a/summary.md")" 1 \
+	"configurations where the module skipped redundant work are named, once"
 tap_ok "the plots are PNG" is_png "$out/a/us-per-command.png"
 tap_ok "and SVG" grep -q '<svg' "$out/a/notifications.svg"
 
-# An odd count of figures has a middle one; an even count averages two.
-sed '/"rep":3,/d' "$F" >"$out/two-reps.log"
-report "$out/two-reps.log" "$out/b"
-tap_ok "the median of two repetitions is their mean" \
-	grep -q '^| mac x10 | serial | each | poll | 4.50 (4.25–4.75) | 2.10' \
-	"$out/b/summary.md"
+sed 's/^\(sample sweep-mac-30-each-poll imm0\/serial\) 4 /\1 four /' \
+	"$F" >"$out/bad.log"
+report "$out/bad.log" "$out/b"
+tap_ok "a bad sample line fails, naming the file and the line" \
+	grep -q 'sweep-mac-30-each-poll.samples:[0-9]*: not a sample line: "imm0/serial four 60000 30"' \
+	"$out/b.err"
 
-sed 's/"reps_done":3/"reps_done":2/' "$F" >"$out/cut.log"
-report "$out/cut.log" "$out/c"
-tap_ok "a sweep cut short by its budget says so" \
-	grep -q '^INCOMPLETE: .* after 2 of 3 repetitions' "$out/c/summary.md"
-
-sed 's/"loadavg_before":"0.10/"loadavg_before":"3.50/' "$F" >"$out/busy.log"
-report "$out/busy.log" "$out/d"
-tap_ok "a busy host is called out" \
-	grep -q "^WARNING: the host's load average was 3.5" "$out/d/summary.md"
-
-sed 's/"loadavg_max":2.1/"loadavg_max":4.5/' "$F" >"$out/contended.log"
-report "$out/contended.log" "$out/f"
-tap_ok "other work during the sweep is called out" \
-	grep -q "^WARNING: the host's load average reached 4.5 during" \
-	"$out/f/summary.md"
-tap_fails "a quiet host gets no warning" grep -q WARNING "$out/a/summary.md"
-
-grep -v '^{"seq"' "$F" >"$out/empty.log"
+grep -v '^sample ' "$F" >"$out/empty.log"
 tap_fails "a log without measurements is an error" report "$out/empty.log" "$out/e"
 tap_done

@@ -16,9 +16,14 @@
 static void usage(FILE *f)
 {
 	fputs("Usage: bench-report --data DIR --spec FILE [--out DIR]\n"
+	      "       bench-report --data DIR --table PREFIX --baseline DEV [--out DIR]\n"
 	      "       bench-report --summarize\n"
 	      "Reads DIR/*.samples and DIR/run.meta, prints the verdict the spec asks\n"
 	      "for and writes OUT/verdict.txt and OUT/report.html (OUT: DIR).\n"
+	      "--table: the sweep's stages PREFIX-PROFILE-COUNT-KICK-WAIT (series\n"
+	      "DEV/MODE) and their PREFIX-...-counts into OUT/PREFIX.csv, one row per\n"
+	      "stage and series (n, median, quartiles, extremes, the round-by-round\n"
+	      "ratio over DEV's, the counters' medians), and OUT/PREFIX.md.\n"
 	      "--summarize: \"KEY VALUE\" lines on stdin, one line per key on stdout:\n"
 	      "KEY N MIN Q1 MEDIAN Q3 P99 MAX MEAN (keys in order of appearance).\n",
 	      f);
@@ -55,6 +60,25 @@ static int write_text(const char *path, const char *text)
 	return ret;
 }
 
+/* --table: the sweep's CSV and markdown tables. */
+static int sweep_table(const char *data, const char *prefix,
+		       const char *baseline, const char *out)
+{
+	struct sample_set set;
+	char err[512];
+	int ret;
+
+	if (samples_load(&set, data, err, sizeof(err))) {
+		fprintf(stderr, "bench-report: reading the samples: %s\n", err);
+		return 1;
+	}
+	ret = write_table(&set, prefix, baseline, out, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "bench-report: --table %s: %s\n", prefix, err);
+	samples_free(&set);
+	return ret ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -62,10 +86,13 @@ int main(int argc, char **argv)
 		{ "spec", required_argument, NULL, 's' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "summarize", no_argument, NULL, 'S' },
+		{ "table", required_argument, NULL, 't' },
+		{ "baseline", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *data = NULL, *spec_path = NULL, *out = NULL;
+	const char *table = NULL, *baseline = NULL;
 	struct sample_set set;
 	struct run_meta meta;
 	struct spec spec;
@@ -83,6 +110,12 @@ int main(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+		case 't':
+			table = optarg;
+			break;
+		case 'b':
+			baseline = optarg;
+			break;
 		case 'S':
 			return summarize(stdin, stdout) ? 1 : 0;
 		case 'h':
@@ -93,12 +126,15 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!data || !spec_path || optind != argc) {
+	if (!data || !spec_path == !table || !table != !baseline ||
+	    optind != argc) {
 		usage(stderr);
 		return 2;
 	}
 	if (!out)
 		out = data;
+	if (table)
+		return sweep_table(data, table, baseline, out);
 	if (spec_load(&spec, spec_path, err, sizeof(err))) {
 		fprintf(stderr, "bench-report: reading the spec: %s\n", err);
 		return 1;

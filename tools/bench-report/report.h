@@ -54,6 +54,14 @@ void print_svg_bars(FILE *f, const char *const *labels,
  */
 int summarize(FILE *in, FILE *out);
 
+/*
+ * --table: OUT/PREFIX.csv and OUT/PREFIX.md from the stages PREFIX-*
+ * (table.c). -errno with @err (size @len).
+ */
+int write_table(const struct sample_set *set, const char *prefix,
+		const char *baseline, const char *out, char *err,
+		unsigned int len);
+
 int write_html(const char *path, const struct spec *spec,
 	       const struct run_meta *meta, const char *verdict);
 

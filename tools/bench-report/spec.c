@@ -170,9 +170,8 @@ bool figure_of_series(const struct stage *st, const char *name,
 	return fig->measured;
 }
 
-/* NUM / DEN over the rounds that measured both. */
-static void ratio_of_series(const struct stage *st, const char *num,
-			    const char *den, struct figure *fig)
+void ratio_of_series(const struct stage *st, const char *num, const char *den,
+		     struct figure *fig)
 {
 	const struct series *a = stage_series(st, num);
 	const struct series *b = stage_series(st, den);

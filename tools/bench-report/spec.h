@@ -69,6 +69,13 @@ int spec_compute(struct spec *spec, const struct sample_set *set);
 bool figure_of_series(const struct stage *st, const char *name,
 		      struct figure *fig);
 
+/*
+ * NUM / DEN of @st's series paired round by round, over the rounds that
+ * measured both; not measured if either series is missing.
+ */
+void ratio_of_series(const struct stage *st, const char *num, const char *den,
+		     struct figure *fig);
+
 const struct item *spec_find_ratio(const struct spec *spec, const char *label);
 
 #endif
