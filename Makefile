@@ -64,6 +64,8 @@ TOOL_BIN := $(TOOL_OUT)/vdpactl-batch
 # The tool's unit tests (test_cli runs the whole command line over fakes)
 # are built apart, under ASan and UBSan.
 TOOL_SAN_OUT := $(BUILD)/tool-san
+# The statistics of the benchmarks' scripts, host and guest (tools/bench-report).
+BENCH_REPORT_BIN := $(BUILD)/bench-report/bench-report
 SAN_CFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 HAVE_TOOL := $(wildcard $(TOOL_DIR)/Makefile)
 KUNIT_DIR := tests/unit/kmod
@@ -190,7 +192,8 @@ $(BUILD)/testtools/%: tests/tools/%.c $(wildcard tests/tools/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(TESTTOOL_CFLAGS) -o $@ $<
 
-$(TB_IMAGE): $(TB_KO) $(TB_OTHER_KO) $(TB_TESTMOD) $(TB_STOCK) $(if $(HAVE_TOOL),$(TOOL_BIN)) $(TESTTOOLS) $(TB_INPUTS)
+$(TB_IMAGE): $(TB_KO) $(TB_OTHER_KO) $(TB_TESTMOD) $(TB_STOCK) $(if $(HAVE_TOOL),$(TOOL_BIN)) $(TESTTOOLS) \
+		$(BENCH_REPORT_BIN) $(TB_INPUTS)
 	$(if $(TESTBED_KVER),,$(error test bed not set up: run 'make setup'))
 	$(Q)scripts/mkinitramfs.sh $@
 
@@ -251,7 +254,6 @@ run:
 	$(Q)scripts/run.sh
 
 # The verdict and report.html of "make run", from its samples.
-BENCH_REPORT_BIN := $(BUILD)/bench-report/bench-report
 bench-report: $(BENCH_REPORT_BIN)
 $(BENCH_REPORT_BIN): $(wildcard tools/bench-report/*.[ch] tools/bench-report/Makefile) \
 		$(TOOL_DIR)/load/timestats.c $(TOOL_DIR)/load/timestats.h

@@ -65,43 +65,47 @@ fi
 [ -s "$dir/cost.raw" ] || die "no rows in $dir/cost.raw (log: $dir/cost.log)"
 rm -f "$dir/cost.tsv"
 
-# The table: per client and cost, each mode's median [min-max] load time
-# and realized operation cost, then the ratio of the medians.
+# The statistics, by bench-report --summarize: per client, cost level and
+# mode (KEY client|level|mode|what) the load time, the device's busy time,
+# the cost it realized and the rest (idle) per load.
+summary=$dir/cost.summary
+make -s -C "$VB_ROOT" bench-report
+awk '{
+	k = $1 "|" $2 "|" $3
+	print k "|ms", $4
+	print k "|busy", $10
+	print k "|cost", $11
+	print k "|idle", $4 - $10 - $11
+}' "$dir/cost.raw" | "$VB_BUILD/bench-report/bench-report" --summarize >"$summary"
+
+# The table, from the summary: per client and cost, each mode's median
+# [min-max] load time and realized operation cost, then the ratio of the
+# medians. The realized cost per operation is the guest's (its last row).
 awk -v rounds="$rounds" -v tool_rounds="$tool_rounds" -v tsv="$dir/cost.tsv" '
-function sort(a, n,    i, j, t) {
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-		}
+FNR == NR {
+	# KEY N MIN Q1 MEDIAN Q3 P99 MAX MEAN
+	split($1, f, "|")
+	k = f[1] SUBSEP f[2] SUBSEP f[3]
+	med[k, f[4]] = $5; lo[k, f[4]] = $3; hi[k, f[4]] = $8; n[k, f[4]] = $2
+	next
 }
-function median(list,    a, n) {
-	n = split(list, a, " ")
-	sort(a, n)
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-function spread(list,    a, n) {
-	n = split(list, a, " ")
-	sort(a, n)
-	return n > 1 ? sprintf("[%.1f-%.1f]", a[1], a[n]) : ""
+function spread(k) {
+	return n[k, "ms"] > 1 ? sprintf("[%.1f-%.1f]", lo[k, "ms"], hi[k, "ms"]) : ""
 }
 function realized(k,    cost, parts) {
 	cost = real[k] == "-" ? "-" : sprintf("%s (p99 %s; asked %s) x%.1f/op",
 		real[k], p99[k], req[k], per_op[k])
-	parts = sprintf("busy %.2f", median(busy[k]))
+	parts = sprintf("busy %.2f", med[k, "busy"])
 	# A QEMU load is one load: its time splits into the device\047s.
 	if (k ~ /^qemu/)
-		parts = sprintf("busy %.2f cost %.2f idle %.2f", median(busy[k]),
-			median(costms[k]), median(idle[k]))
+		parts = sprintf("busy %.2f cost %.2f idle %.2f", med[k, "busy"],
+			med[k, "cost"], med[k, "idle"])
 	return cost ", " parts
 }
 {
 	k = $1 SUBSEP $2 SUBSEP $3
-	ms[k] = ms[k] " " $4
 	per_op[k] = $5 > 0 ? $6 / $5 : 0
 	req[k] = $7; real[k] = $8; p99[k] = $9
-	busy[k] = busy[k] " " $10
-	costms[k] = costms[k] " " $11
-	idle[k] = idle[k] " " ($4 - $10 - $11)
 	if (!($1 in seen_client)) { seen_client[$1] = 1; clients[++nc] = $1 }
 	if (!($2 in seen_level)) { seen_level[$2] = 1; levels[++nl] = $2 }
 }
@@ -122,19 +126,19 @@ END {
 		for (l = 1; l <= nl; l++) {
 			b = clients[c] SUBSEP levels[l] SUBSEP "batch"
 			i = clients[c] SUBSEP levels[l] SUBSEP "immediate"
-			if (!(b in ms) || !(i in ms))
+			if (!((b, "ms") in med) || !((i, "ms") in med))
 				continue
-			mb = median(ms[b]); mi = median(ms[i])
+			mb = med[b, "ms"]; mi = med[i, "ms"]
 			printf "%-24s %6s  %-22s %-22s %9.2f  %-64s %s\n", "",
-				levels[l], sprintf("%.2f %s", mb, spread(ms[b])),
-				sprintf("%.2f %s", mi, spread(ms[i])),
+				levels[l], sprintf("%.2f %s", mb, spread(b)),
+				sprintf("%.2f %s", mi, spread(i)),
 				(mb > 0 ? mi / mb : 0),
 				realized(b), realized(i)
 			printf("%s\t%s\t%s\t%s\t%s\t%s\n", clients[c], levels[l], mb,
 				mi, real[i], req[i]) > tsv
 		}
 	}
-}' "$dir/cost.raw" | tee "$dir/cost.txt"
+}' "$summary" "$dir/cost.raw" | tee "$dir/cost.txt"
 
 # The verdict: the claims of Documentation/cost-model.rst, read off the
 # medians above.

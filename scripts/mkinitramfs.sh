@@ -106,6 +106,8 @@ for b in "${HOST_BINS[@]}"; do
 	copy_binary "$path" "/usr/bin/$b"
 done
 [ -x "$TOOL" ] && copy_binary "$TOOL" /usr/bin/vdpactl-batch
+# The scripts' statistics (tests/vm/lib/*-probes.sh, the benchmarks).
+copy_binary "$VB_BUILD/bench-report/bench-report" /usr/bin/bench-report
 for t in "$VB_BUILD"/testtools/*; do
 	[ -x "$t" ] && copy_binary "$t" "/usr/local/bin/$(basename "$t")"
 done

@@ -83,28 +83,26 @@ errors=$(vstat 2 "cvq coal errors")
 
 echo "notification coalescing on the loopback path: $FRAMES frames per burst," \
 	"$REPS runs, medians; $(nproc) vCPUs, TCG"
+# The medians per setting (bench-report --summarize), in the order of
+# SETTINGS, then the rates from them.
+awk '{ print "irq|" $1, $2; print "us|" $1, $3 }' "$raw" |
+	bench-report --summarize >/tmp/bench-coal.summary
 awk -v frames="$FRAMES" '
-	{ irq[$1] = irq[$1] " " $2; us[$1] = us[$1] " " $3; seen[$1] = 1 }
-	function median(list,   n, v, i, j, t) {
-		n = split(list, v, " ")
-		for (i = 1; i <= n; i++)
-			for (j = i + 1; j <= n; j++)
-				if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
-		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-	}
+	# KEY N MIN Q1 MEDIAN Q3 P99 MAX MEAN
+	{ split($1, k, "|"); med[k[1], k[2]] = $5; seen[k[2]] = 1 }
 	END {
 		printf "%-22s %10s %12s %12s %10s\n", "setting", "rx irqs",
 			"frames/irq", "frames/s", "vs off"
-		base = frames / (median(us[0]) / 1e6)
+		base = frames / (med["us", 0] / 1e6)
 		for (f = 0; f <= 128; f++) {
 			if (!(f in seen))
 				continue
-			i = median(irq[f])
-			rate = frames / (median(us[f]) / 1e6)
+			i = med["irq", f]
+			rate = frames / (med["us", f] / 1e6)
 			printf "%-22s %10d %12.1f %12.0f %10.2f\n",
 				f ? "rx-frames " f " usecs 100" : "off", i,
 				i ? frames / i : 0, rate, rate / base
 		}
-	}' "$raw"
+	}' /tmp/bench-coal.summary
 echo "coalescing commands refused by the device: $errors"
 tb_dev_del $DEV

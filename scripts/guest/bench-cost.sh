@@ -57,18 +57,21 @@ busy_ns() {
 }
 
 # paid DEV: "OPS CMDS REQ_US REAL_MED_US REAL_P99_US" of DEV's
-# vsb_cvq_cost events in the trace.
+# vsb_cvq_cost events in the trace (bench-report --summarize: OPS is the
+# count, CMDS the commands' total, REQ_US the mean asked for).
 paid() {
 	grep " vsb_cvq_cost: dev=$1 " "$T/trace" |
-		sed 's/.* cmds=\([0-9]*\) ns=\([0-9]*\) real_ns=\([0-9]*\).*/\1 \2 \3/' |
-		sort -n -k3 | awk '
-		{ cmds += $1; req += $2; real[++n] = $3 }
-		END {
-			if (!n) { print "0 0 - - -"; exit }
-			p99 = int(n * 0.99 + 0.999)
-			printf "%d %d %.1f %.1f %.1f\n", n, cmds, req / n / 1e3,
-				real[int((n + 1) / 2)] / 1e3, real[p99] / 1e3
-		}'
+		sed 's/.* cmds=\([0-9]*\) ns=\([0-9]*\) real_ns=\([0-9]*\).*/cmds \1\nreq \2\nreal \3/' |
+		bench-report --summarize >"$WORK/paid"
+	# KEY N MIN Q1 MEDIAN Q3 P99 MAX MEAN
+	awk '
+	$1 == "cmds" { cmds = $2 * $9 }
+	$1 == "req" { req = $9 }
+	$1 == "real" { n = $2; med = $5; p99 = $7 }
+	END {
+		if (!n) { print "0 0 - - -"; exit }
+		printf "%d %d %.1f %.1f %.1f\n", n, cmds, req / 1e3, med / 1e3, p99 / 1e3
+	}' "$WORK/paid"
 }
 
 # cost_ms DEV LOADS: the cost DEV's vsb_cvq_cost events in the trace

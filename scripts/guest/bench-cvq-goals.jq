@@ -1,20 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The goals of scripts/guest/bench-cvq.sh, judged from its result records
-# (jq -s: an array of them). Arguments: $count (commands per load of the
-# main loads), $big (commands per load of the big ones), $rounds.
-# A configuration with no record is an error, not a figure: a goal must
-# never pass on missing data.
+# The goals of scripts/guest/bench-cvq.sh, judged from one record per
+# configuration (jq -s: an array of them), whose figures are already the
+# medians over the runs (bench-report --summarize). Arguments: $count
+# (commands per load of the main loads), $big (commands per load of the
+# big ones), $rounds. A configuration with no record is an error, not a
+# figure: a goal must never pass on missing data.
 
-def median: sort | .[(length / 2 | floor)];
 def pick(f; dev; mode; kick; n):
 	[.[] | select(.device == dev and .mode == mode and .kick == kick and
 		      ((.count // $count) == n)) | f] |
 	if length == 0 then
 		error("no result for \(dev) \(mode) kick \(kick), \(n) per load")
-	elif any(.[]; type != "number") then
+	elif length > 1 then
+		error("\(length) records for \(dev) \(mode) kick \(kick), \(n) per load")
+	elif .[0] | type != "number" then
 		error("a result of \(dev) \(mode) kick \(kick) lacks the figure")
-	else median end;
+	else .[0] end;
 def med(dev; mode; kick; n): pick(.median_us_per_command; dev; mode; kick; n);
 def mean(dev; mode; kick; n): pick(.us_per_command; dev; mode; kick; n);
 def r3: . * 1000 | round / 1000;

@@ -34,36 +34,47 @@ tb_dev_add batch0 vdpasim_batch vhost_vdpa
 # the load (a pipe) stalled loads by milliseconds. Raw output goes to
 # files and is read afterwards.
 raw=/tmp/bench-cvq.raw
-results=/tmp/bench-cvq.json
+results=/tmp/bench-cvq.tsv
 : >"$results"
 i=0
 while [ "$i" -lt "$REPS" ]; do
 	for kick in each once; do
 		vdpactl-batch -j compare --count $COUNT --rounds $ROUNDS \
 			--kick $kick --dev stock0 --dev batch0 >"$raw"
-		jq -c --arg kick $kick '.compare.results[] | . + {kick: $kick}' \
-			"$raw" >>"$results"
+		jq -r --arg kick $kick --argjson count $COUNT '.compare.results[] |
+			"\(.device)|\(.mode)|\($kick)|\($count)",
+			.median_us_per_command, .us_per_command' \
+			"$raw" | paste - - - >>"$results"
 	done
 	for dev in stock0 batch0; do
 		ring=$(vdpa -j dev show $dev | jq -r ".dev.$dev.max_vq_size")
 		vdpactl-batch -j load --dev $dev --count $BIG --rounds $BIG_ROUNDS \
 			--mode parallel --kick once --ring-size "$ring" >"$raw"
-		jq -c --arg dev $dev '.load[$dev] |
-			{device: $dev, mode: "parallel", kick: "once",
-			 count: .count, total_us: .total_us,
-			 us_per_command: (.total_us / .total_commands),
-			 median_us_per_command: .per_command_us.median}' \
-			"$raw" >>"$results"
+		jq -r --arg dev $dev '.load[$dev] |
+			"\($dev)|parallel|once|\(.count)",
+			.per_command_us.median, (.total_us / .total_commands)' \
+			"$raw" | paste - - - >>"$results"
 	done
 	i=$((i + 1))
 done
+
+# One record per configuration: the medians over the runs of each run's
+# median and mean per command (bench-report --summarize).
+awk -F '\t' '{ print $1 "|med", $2; print $1 "|mean", $3 }' "$results" |
+	bench-report --summarize >/tmp/bench-cvq.summary
+awk '{ split($1, k, "|"); if (k[5] == "med") med[k[1] "|" k[2] "|" k[3] "|" k[4]] = $5
+	else mean[k[1] "|" k[2] "|" k[3] "|" k[4]] = $5 }
+	END { for (c in med) { split(c, k, "|")
+		printf "{\"device\":\"%s\",\"mode\":\"%s\",\"kick\":\"%s\",\"count\":%s,\"median_us_per_command\":%s,\"us_per_command\":%s}\n",
+			k[1], k[2], k[3], k[4], med[c], mean[c] } }' \
+	/tmp/bench-cvq.summary >/tmp/bench-cvq.records
 
 # The goals' arithmetic is in bench-cvq-goals.jq: it stops with an error
 # when a figure is missing, and this script fails unless every goal line
 # is there and says PASS.
 if ! jq -s -r --argjson count $COUNT --argjson big $BIG \
 	--argjson rounds $ROUNDS -f scripts/guest/bench-cvq-goals.jq \
-	"$results" >/tmp/bench-cvq.txt; then
+	/tmp/bench-cvq.records >/tmp/bench-cvq.txt; then
 	echo "bench-cvq: the goals could not be judged (a figure is missing)" >&2
 	exit 1
 fi

@@ -38,8 +38,8 @@ paid() {
 
 # realized: the median realized ns of the events, for the record.
 realized() {
-	grep -o ' real_ns=[0-9]*' "$T/trace" | cut -d= -f2 | sort -n |
-		awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
+	grep -o ' real_ns=[0-9]*' "$T/trace" | sed 's/ real_ns=/real /' |
+		bench-report --summarize | cut -d ' ' -f 5
 }
 
 # load DEV MODE KICK PROFILE: ROUNDS loads of N commands, all acked OK.

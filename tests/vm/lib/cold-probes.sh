@@ -57,7 +57,8 @@ cold_starts() {
 	cold_tokens "$1" | grep -o "Z S1 S3 S11 S15 R2 ${_cp}R0 R1 " | wc -l
 }
 
-# cold_phases PREFIX: the median ms of each phase of the cold starts in
+# cold_phases PREFIX: "LOADS" and the median ms (bench-report --summarize)
+# of each phase of the cold starts in
 # the trace (from one event to the next, so each phase includes the
 # ioctls around it): reset, ACKNOWLEDGE to FEATURES_OK, to DRIVER_OK
 # (vrings, maps), the CVQ's enable, the commands, the first data queue's
@@ -73,16 +74,16 @@ cold_phases() {
 	$0 ~ " " p "_ready:" && / ready=1/ && st == 4 { last = ts() }
 	function record() {
 		n++
-		a1[n] = t1 - t0; a2[n] = t11 - t1; a3[n] = t15 - t11
-		a4[n] = t2 - t15; a5[n] = r0 - t2; a6[n] = last - r0
+		printf "reset %.9f\nfeatures_ok %.9f\ndriver_ok %.9f\n", (t1 - t0) * 1000, (t11 - t1) * 1000, (t15 - t11) * 1000
+		printf "cvq_enable %.9f\ncommands %.9f\ndata_enable %.9f\n", (t2 - t15) * 1000, (r0 - t2) * 1000, (last - r0) * 1000
 	}
 	$0 ~ " " p "_reset:" && st == 4 && last { record(); st = 0; last = 0 }
 	END {
 		if (st == 4 && last) record()
 		if (!n) exit 1
-		printf "%d %.3f %.3f %.3f %.3f %.3f %.3f\n", n,
-			median(a1, n) * 1000, median(a2, n) * 1000,
-			median(a3, n) * 1000, median(a4, n) * 1000,
-			median(a5, n) * 1000, median(a6, n) * 1000
-	}' $CP_T/trace
+	}' $CP_T/trace >/tmp/cold-phases.$$ || { rm -f /tmp/cold-phases.$$; return 1; }
+	# The medians, in the order the phases come (bench-report --summarize).
+	bench-report --summarize </tmp/cold-phases.$$ |
+		awk '{ n = $2; line = line sprintf(" %.3f", $5) } END { print n line }'
+	rm -f /tmp/cold-phases.$$
 }

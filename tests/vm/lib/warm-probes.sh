@@ -38,12 +38,13 @@ warm_trace_clear() {
 # warm_phases: one line per device and mode with loads in the trace:
 #   DEVICE MODE LOADS WOKEN SUBMIT WAKE SERVE NOTICE TOTAL
 # WOKEN is how many loads found the worker asleep: they kicked before any
-# worker run. The rest are medians in us over those loads: from the start
-# mark to the first kick (the driver's first command), to the worker's
-# run, to the last used notification, to the stop mark. Loads that found
-# the worker awake count only in LOADS.
+# worker run. The rest are medians in us over those loads (bench-report
+# --summarize): from the start mark to the first kick (the driver's first
+# command), to the worker's run, to the last used notification, to the
+# stop mark. Loads that found the worker awake count only in LOADS.
 warm_phases() {
-	awk "$TRACE_AWK_LIB"'
+	_wp=/tmp/warm-phases.$$
+	awk -v counts="$_wp.counts" "$TRACE_AWK_LIB"'
 	function field(name,   s) {
 		s = $0; sub(".* " name "=", "", s); sub(/ .*/, "", s); return s
 	}
@@ -61,23 +62,23 @@ warm_phases() {
 	/ vdpactl-batch: load stop / {
 		open = 0
 		if (!kick || !run || run < kick || !used || used < run) next
-		n = ++woken[key]
-		submit[key, n] = kick - t0; wake[key, n] = run - kick
-		serve[key, n] = used - run; notice[key, n] = ts() - used
-		total[key, n] = ts() - t0
-	}
-	function med(arr, key, n,   a, i) {
-		for (i = 1; i <= n; i++) a[i] = arr[key, i]
-		return median(a, n) * 1e6
+		woken[key]++
+		k = key; sub(/ /, "/", k)
+		printf "%s/submit %.9f\n%s/wake %.9f\n", k, (kick - t0) * 1e6, k, (run - kick) * 1e6
+		printf "%s/serve %.9f\n%s/notice %.9f\n", k, (used - run) * 1e6, k, (ts() - used) * 1e6
+		printf "%s/total %.9f\n", k, (ts() - t0) * 1e6
 	}
 	END {
-		for (k = 1; k <= nkeys; k++) {
-			key = order[k]; n = woken[key] + 0
-			if (!n) { printf "%s %d 0 - - - - -\n", key, loads[key]; continue }
-			printf "%s %d %d %.1f %.1f %.1f %.1f %.1f\n", key,
-				loads[key], n, med(submit, key, n), med(wake, key, n),
-				med(serve, key, n), med(notice, key, n),
-				med(total, key, n)
-		}
-	}' $WP_T/trace
+		for (k = 1; k <= nkeys; k++)
+			print order[k], loads[order[k]], woken[order[k]] + 0 >counts
+	}' $WP_T/trace | bench-report --summarize >"$_wp.sum"
+	while read -r _dev _mode _loads _woken; do
+		_line="$_dev $_mode $_loads $_woken"
+		for _phase in submit wake serve notice total; do
+			_med=$(awk -v k="$_dev/$_mode/$_phase" '$1 == k { printf "%.1f", $5 }' "$_wp.sum")
+			_line="$_line ${_med:--}"
+		done
+		echo "$_line"
+	done <"$_wp.counts"
+	rm -f "$_wp.counts" "$_wp.sum"
 }
