@@ -24,7 +24,7 @@ static void compare_usage(void)
 		"Usage: " PROG_NAME
 		" compare --count N [ --rounds R ] [ --dev NAME ]...\n"
 		"                  [ --baseline NAME ] [ --cpu ] [ --csv ]\n"
-		"                  [ --samples FILE ]\n" LOAD_COMMON_SYNOPSIS
+		"                  [ --turn T ] [ --samples FILE ]\n" LOAD_COMMON_SYNOPSIS
 		"       " PROG_NAME " compare help\n" LOAD_LIMITS
 		"NAME: up to 16 devices bound to vhost_vdpa (default: all of them;\n"
 		"past 16, the first 16 in natural order, with a warning).\n"
@@ -38,9 +38,13 @@ static void compare_usage(void)
 		"after each load. Every kernel thread counts, so background kworkers\n"
 		"do too, and so does a busy-polling device's polling; a thread that\n"
 		"appears counts from 0, one that exits adds nothing.\n"
+		"--turn T: each device and mode loads T times in a row in its turn\n"
+		"  (default 1), so that its worker can stay awake between loads;\n"
+		"  R x T loads each, at most 1000000.\n"
 		"--samples FILE: every timed load's time into FILE, one line each:\n"
-		"  DEVICE/MODE ROUND NS COMMANDS (with --cold also DEVICE/MODE/cmds,\n"
-		"  the commands' part); loads of one ROUND ran side by side.\n");
+		"  DEVICE/MODE LOAD NS COMMANDS (with --cold also DEVICE/MODE/cmds,\n"
+		"  the commands' part); LOAD is round x T + k for the k-th load of a\n"
+		"  turn, and loads of one LOAD ran side by side.\n");
 }
 
 struct compare {
@@ -48,6 +52,7 @@ struct compare {
 	const char *baseline_name; /* --baseline; NULL: the first device */
 	unsigned int baseline; /* its index in targets */
 	bool cpu;
+	unsigned int turn; /* --turn T: loads per device and mode in a row */
 	const char *samples; /* --samples FILE */
 	struct load_target targets[LOAD_DEVS_MAX];
 	unsigned int n_targets;
@@ -88,6 +93,7 @@ static int create_bench(struct vdpactl *ctx, struct compare *c)
 		.name = "compare",
 		.count = cfg->count,
 		.rounds = cfg->rounds,
+		.turn = c->turn,
 		.modes = { LOAD_MODE_SERIAL, LOAD_MODE_PARALLEL },
 		.n_modes = MODES,
 		.warm_up = true,
@@ -327,6 +333,9 @@ static void print_table(struct output *o, const struct compare *c)
 		     load_profile_names[cfg->profile]);
 	print_uint(o, PRINT_ANY, "count", " count %u", cfg->count);
 	print_uint(o, PRINT_ANY, "rounds", " rounds %u", cfg->rounds);
+	/* Only when set: the keys of one load per turn stay as they were. */
+	if (c->turn > 1)
+		print_uint(o, PRINT_ANY, "turn", " turn %u", c->turn);
 	print_string(o, PRINT_ANY, "kick", " kick %s",
 		     load_kick_names[cfg->kick]);
 	print_string(o, PRINT_ANY, "wait", " wait %s",
@@ -378,7 +387,7 @@ static enum opt_result parse_compare_args(struct compare *c, int argc,
 					  char **argv)
 {
 	struct load_args *a = &c->args;
-	struct opt opts[LOAD_COMMON_OPTS + 5];
+	struct opt opts[LOAD_COMMON_OPTS + 6];
 	size_t n = load_common_opts(a, opts);
 
 	opts[n++] = (struct opt){ .name = "dev",
@@ -395,6 +404,11 @@ static enum opt_result parse_compare_args(struct compare *c, int argc,
 	opts[n++] = (struct opt){ .name = "csv",
 				  .kind = OPT_FLAG,
 				  .value = &a->csv };
+	opts[n++] = (struct opt){ .name = "turn",
+				  .kind = OPT_UINT,
+				  .value = &c->turn,
+				  .min = 1,
+				  .max = LOAD_ROUNDS_MAX };
 	opts[n++] = (struct opt){ .name = "samples",
 				  .kind = OPT_STRING,
 				  .value = &c->samples };
@@ -469,6 +483,14 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (!load_args_valid("compare", &c->args)) {
+		status = CMD_USAGE;
+		goto out;
+	}
+	if (!c->turn)
+		c->turn = 1;
+	if ((uint64_t)c->args.cfg.rounds * c->turn > LOAD_ROUNDS_MAX) {
+		pr_err("compare: --rounds %u x --turn %u: more than %u loads per device and mode",
+		       c->args.cfg.rounds, c->turn, LOAD_ROUNDS_MAX);
 		status = CMD_USAGE;
 		goto out;
 	}

@@ -20,6 +20,7 @@ int bench_create(struct bench **bp, const struct bench_config *cfg,
 
 	*bp = NULL;
 	if (!cfg->n_modes || cfg->n_modes > BENCH_MODES_MAX || !cfg->rounds ||
+	    (uint64_t)cfg->rounds * (cfg->turn ? cfg->turn : 1) > UINT32_MAX ||
 	    (cfg->warm_up && hooks && hooks->plan)) {
 		pr_err("%s: no measurement of that shape", cfg->name);
 		return -EINVAL;
@@ -28,6 +29,8 @@ int bench_create(struct bench **bp, const struct bench_config *cfg,
 	if (!b)
 		return pr_errno(ENOMEM, "%s", cfg->name);
 	b->cfg = *cfg;
+	if (!b->cfg.turn)
+		b->cfg.turn = 1;
 	b->ops = *ops;
 	if (hooks)
 		b->hooks = *hooks;
@@ -46,7 +49,7 @@ int bench_create(struct bench **bp, const struct bench_config *cfg,
 
 static int alloc_samples(struct bench *b, struct bench_run *run)
 {
-	unsigned int rounds = b->cfg.rounds;
+	unsigned int rounds = b->cfg.rounds * b->cfg.turn;
 
 	run->ns = calloc(rounds, sizeof(*run->ns));
 	if (b->cfg.cmds_times)
@@ -282,7 +285,7 @@ static bool vstats_per_load(const struct bench *b)
 }
 
 /*
- * One timed load of @run: its sample, and in the run's round the
+ * One timed load of @run: its sample, and added to the run's round the
  * counters' growth, its CPU time and its vendor counters' growth.
  */
 static int run_one(struct bench *b, struct bench_run *run)
@@ -294,7 +297,6 @@ static int run_one(struct bench *b, struct bench_run *run)
 	uint64_t client_start = 0, ns;
 	int err;
 
-	clear_tally(&run->round);
 	if (b->hooks.plan) {
 		n = b->hooks.plan(b->hooks.arg, run->target, &order);
 		if (!n)
@@ -360,6 +362,7 @@ static void commit_round(struct bench *b)
 		struct bench_run *run = &b->runs[i];
 
 		add_tally(&run->total, &run->round);
+		clear_tally(&run->round);
 		run->n = run->n_pending;
 	}
 	b->rounds_done++;
@@ -377,7 +380,7 @@ static struct bench_run *run_at(struct bench *b, unsigned int round,
 
 int bench_run(struct bench *b)
 {
-	unsigned int round, i, step, t;
+	unsigned int round, i, step, t, k;
 	int err;
 
 	if (b->cfg.warm_up) {
@@ -392,9 +395,14 @@ int bench_run(struct bench *b)
 		for (i = 0; i < b->n_targets; i++) {
 			t = (round + i) % b->n_targets;
 			for (step = 0; step < b->cfg.n_modes; step++) {
-				err = run_one(b, run_at(b, round, t, step));
-				if (err)
-					return err;
+				struct bench_run *run =
+					run_at(b, round, t, step);
+
+				for (k = 0; k < b->cfg.turn; k++) {
+					err = run_one(b, run);
+					if (err)
+						return err;
+				}
 			}
 		}
 		commit_round(b);
@@ -471,7 +479,8 @@ static int compare_to(struct bench *b, const struct bench_run *ref,
 			ref->per_load_ns.median / run->per_load_ns.median :
 			0;
 	run->has_spread = false;
-	if (!run->n || run->n != b->rounds_done || ref->n != b->rounds_done)
+	if (!run->n || run->n != b->rounds_done * b->cfg.turn ||
+	    ref->n != run->n)
 		return 0;
 	err = ratio_summary_compute(ref->ns, run->ns, run->n,
 				    &run->speedup_spread);
@@ -519,7 +528,7 @@ int bench_write_samples(const struct bench *b, FILE *f)
 {
 	unsigned int i, r;
 
-	fprintf(f, "# %s: one line per timed load: RUN ROUND NS COMMANDS\n",
+	fprintf(f, "# %s: one line per timed load: RUN LOAD NS COMMANDS\n",
 		b->cfg.name);
 	for (i = 0; i < b->n_runs; i++) {
 		const struct bench_run *run = &b->runs[i];

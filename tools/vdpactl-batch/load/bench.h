@@ -65,6 +65,12 @@ struct bench_config {
 	const char *name; /* for diagnostics: "compare" */
 	unsigned int count; /* commands per load (the whole plan) */
 	unsigned int rounds;
+	/*
+	 * Loads per run and turn, back to back (0 counts as 1): more than
+	 * one lets a device's worker stay awake between them, as in a run
+	 * of one device's loads; each is a sample of the round.
+	 */
+	unsigned int turn;
 	enum load_mode modes[BENCH_MODES_MAX];
 	unsigned int n_modes;
 	/* One untimed load per run before the first round. */
@@ -103,7 +109,10 @@ struct bench_target {
 struct bench_run {
 	unsigned int target;
 	enum load_mode mode;
-	/* One sample per timed load, of whole rounds: n of them. */
+	/*
+	 * One sample per timed load, of whole rounds: n of them, the k-th
+	 * load of round r's turn at r * turn + k.
+	 */
 	uint64_t *ns;
 	uint64_t *cmds_ns; /* NULL unless cfg.cmds_times */
 	unsigned int *sent; /* commands of each; NULL: every load sent count */
@@ -186,9 +195,10 @@ uint64_t bench_redundant_commands(const struct bench *b);
 /*
  * Every timed load's sample, for statistics elsewhere (the benchmark
  * report, tools/bench-report): a comment line, then per run and round
- * "TARGET/MODE ROUND NS COMMANDS", and with cfg.cmds_times also
- * "TARGET/MODE/cmds ROUND NS COMMANDS" for the commands' part. Loads of
- * one ROUND ran side by side. -EIO if @f reports a write error.
+ * "TARGET/MODE LOAD NS COMMANDS", and with cfg.cmds_times also
+ * "TARGET/MODE/cmds LOAD NS COMMANDS" for the commands' part, LOAD
+ * being round * turn + k for a turn's k-th load: loads of the same LOAD
+ * ran side by side. -EIO if @f reports a write error.
  */
 int bench_write_samples(const struct bench *b, FILE *f);
 

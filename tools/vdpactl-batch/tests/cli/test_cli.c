@@ -119,6 +119,10 @@ static const struct cli_case cases[] = {
 	{ CMD_FAIL,
 	  "compare --count 30 --rounds 3 --dev vdpa0 --samples /nonexistent/s" },
 	{ CMD_USAGE, "compare --count 30 --dev vdpa0 --samples" },
+	{ CMD_OK, "compare --count 30 --rounds 3 --turn 2 --dev vdpa0" },
+	{ CMD_USAGE, "compare --count 30 --turn 0 --dev vdpa0" },
+	{ CMD_USAGE,
+	  "compare --count 30 --rounds 1000000 --turn 2 --dev vdpa0" },
 	{ CMD_OK,
 	  "compare --count 30 --rounds 3 --dev vdpa0 --baseline vdpa0" },
 	{ CMD_USAGE, "compare --count 30 --dev vdpa0 --baseline vdpa3" },
@@ -557,6 +561,16 @@ static void compare_counts_redundant_acks(void **state)
 				 &out),
 			 CMD_OK);
 	expect_contains(out, "\"redundant_commands\":0,");
+	free(out);
+
+	/* A turn of 2: twice the loads, and the header says so. */
+	assert_int_equal(
+		run_cli(*state,
+			"-j compare --count 30 --rounds 3 --turn 2 --dev vdpa0",
+			&out),
+		CMD_OK);
+	expect_contains(out, "\"rounds\":3,\"turn\":2,");
+	expect_contains(out, "\"total_commands\":180,");
 	free(out);
 }
 

@@ -300,6 +300,48 @@ static void failure_keeps_whole_rounds(void **state)
 	bench_destroy(b);
 }
 
+/*
+ * A turn of 3: each run loads 3 times in a row before the next run's
+ * turn; every load is a sample, counted once; a failure in the middle of
+ * a turn drops its whole round, and the speed-up pairs the k-th load of
+ * each turn.
+ */
+static void turns_run_back_to_back(void **state)
+{
+	struct bench_config cfg = two_modes(2);
+	struct bench *b;
+	unsigned int i;
+
+	(void)state;
+	cfg.turn = 3;
+	/* Round 0 whole (12 loads), round 1 fails at its 8th load. */
+	w.fail_at = 12 + 8;
+	b = make(&cfg, 2, &vstats_hooks);
+	assert_int_equal(bench_run(b), -EIO);
+	assert_int_equal(b->rounds_done, 1);
+	for (i = 0; i < 12; i++) {
+		/* Target 0 serial x3, parallel x3, then target 1. */
+		assert_int_equal(w.calls[i].target, i / 6);
+		assert_int_equal(w.calls[i].mode, i % 6 < 3 ?
+							  LOAD_MODE_SERIAL :
+							  LOAD_MODE_PARALLEL);
+	}
+	/* Round 1 starts with target 1, parallel first. */
+	assert_int_equal(w.calls[12].target, 1);
+	assert_int_equal(w.calls[12].mode, LOAD_MODE_PARALLEL);
+	assert_int_equal(bench_summarize(b, 0), 0);
+	for (i = 0; i < b->n_runs; i++) {
+		const struct bench_run *run = &b->runs[i];
+
+		assert_int_equal(run->n, 3);
+		assert_int_equal(run->total.counters.loads, 3);
+		assert_int_equal(run->total.vstats.entries[0].value, 3 * COUNT);
+		assert_true(run->has_spread);
+		assert_int_equal(run->speedup_spread.n, 3);
+	}
+	bench_destroy(b);
+}
+
 /* Each counter's growth per run; the commands' time per load too. */
 static void counters_deltas(void **state)
 {
@@ -544,6 +586,7 @@ int main(void)
 		cmocka_unit_test_setup(vstats_missing_is_noted, reset),
 		cmocka_unit_test_setup(unlike_targets_are_refused, reset),
 		cmocka_unit_test_setup(samples_are_every_timed_load, reset),
+		cmocka_unit_test_setup(turns_run_back_to_back, reset),
 	};
 
 	return cmocka_run_group_tests_name("bench", tests, NULL, NULL);
