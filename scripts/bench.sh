@@ -22,8 +22,9 @@ Usage: $VB_PROG [--quick] [--reps N] [--budget SECONDS] [--out DIR]
 
 Boot the test-bed VM once and sweep CVQ loads over three devices -- stock
 vdpa_sim_net, vdpa_sim_batch in immediate and in batch completion -- one
-vdpactl-batch compare per configuration and repetition, devices and load
-modes alternating round by round. Writes into DIR (default build/bench):
+vdpactl-batch compare per configuration and repetition, each device and
+load mode taking a turn of back-to-back loads. Writes into DIR (default
+build/bench):
 
   sweep.log             the guest's output (every load's time as a sample
                         line, the counters, progress and notes) and the
@@ -32,7 +33,7 @@ modes alternating round by round. Writes into DIR (default build/bench):
                         (tools/bench-report/samples.h)
   sweep.csv             per configuration, device and load mode: loads,
                         median, quartiles and extremes of us per command,
-                        the round-by-round ratio against stock, and the
+                        the load-by-load ratio against stock, and the
                         kicks, wake-ups and notifications per load
   sweep.md              the table of summary.md
   summary.md            the run's facts and warnings, the table, the notes
@@ -132,7 +133,7 @@ sweep() {
 	"$VB_ROOT/scripts/vm.sh" --name bench \
 		--timeout "$((budget + REPORT_MARGIN))" -- \
 		scripts/guest/bench.sh "${args[@]}" | tee "$log" |
-		grep --line-buffered -v '^sample \|^meta '
+		grep --line-buffered -v '^sample \|^meta \|^bench: redundant: '
 	status=${PIPESTATUS[0]}
 	set -e
 	kill "$sampler"
@@ -159,8 +160,8 @@ summary() {
 	echo "# CVQ benchmark sweep"
 	echo
 	echo "Guest kernel $(meta kernel), $(meta guest_cpus) vCPUs (TCG);" \
-		"$reps repetitions per configuration, devices and load modes" \
-		"alternating round by round; $(meta started), $(meta wall_s) s" \
+		"$reps repetitions per configuration, each device and load mode" \
+		"taking a turn of back-to-back loads; $(meta started), $(meta wall_s) s" \
 		"wall time, host load average $load_before before," \
 		"$(meta loadavg_after) after, at most $load_max during, commit" \
 		"$(meta commit)$([ "$(meta quick)" = 1 ] && echo " (--quick)")."

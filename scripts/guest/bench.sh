@@ -10,18 +10,21 @@
 #           one notification per command)
 #   batch0  vdpa_sim_batch, batch completion
 #
-# Each configuration is one "vdpactl-batch compare" per repetition: the
-# devices, serial and parallel, interleaved round by round by the tool,
-# every timed load kept (--samples). Stock vdpa_sim_net negotiates only
+# Each configuration is one "vdpactl-batch compare" per repetition whose
+# one round gives each device and load mode a turn of ROUNDS loads back
+# to back (--turn), as a single "load" run would, so that the device's
+# worker stays awake between them and the figures are of the device's
+# own work; every timed load is kept (--samples). Stock vdpa_sim_net negotiates only
 # CTRL_MAC_ADDR, so compare, which only sets like against like, measures
 # the qemu and vlan profiles on imm0 and batch0 alone. Nothing else runs
 # while a compare does: its report and samples land in files, and only
 # when the sweep is over are they printed, as the lines scripts/bench.sh
 # files for bench-report (tools/bench-report/samples.h):
 #
-#   sample sweep-P-N-K-W DEV/MODE ROUND NS COMMANDS
-#       every load; ROUND counts on across repetitions (REP * ROUNDS +
-#       the compare's round), so a ratio pairs loads run side by side
+#   sample sweep-P-N-K-W DEV/MODE LOAD NS COMMANDS
+#       every load; LOAD counts on across repetitions (REP * ROUNDS +
+#       the load's place in its turn), so a ratio pairs the k-th loads of
+#       the devices' turns in one repetition
 #   sample sweep-P-N-K-W-counts DEV/MODE/COUNTER REP TOTAL LOADS
 #       the tool's kicks and wake-ups (sleeps) and the device's "cvq
 #       notifications" (vdpa vstats; stock offers none) of a repetition
@@ -145,7 +148,7 @@ measure() {
 	done
 	# shellcheck disable=SC2086 # one word per --dev and name
 	if ! vdpactl-batch -j compare $_devs --profile "$1" --count "$2" \
-		--rounds "$3" --kick "$4" --wait "$5" \
+		--rounds 1 --turn "$3" --kick "$4" --wait "$5" \
 		--timeout "$COMPLETION_TIMEOUT_MS" --samples "$_file.samples" \
 		>"$_file.json" 2>"$_file.err"; then
 		echo "bench: FAILED: $* ($(tail -n 1 "$_file.err"))"
@@ -208,8 +211,8 @@ report_config() {
 	[ -s "$_base.samples" ] || return 0
 	_ring=$(jq '.compare.ring_size' "$8")
 	echo "sample $_stage @unit us/cmd 0.001"
-	echo "sample $_stage @cond $3 x$4, $7 rounds x $reps repetitions," \
-		"$_ring-entry CVQ, kick $5, wait $6, devices and load modes alternating"
+	echo "sample $_stage @cond $3 x$4, $7 loads a turn x $reps repetitions," \
+		"$_ring-entry CVQ, kick $5, wait $6, devices and load modes taking turns"
 	awk -v stage="$_stage" -v offset="$(($2 * $7))" \
 		'!/^#/ { print "sample", stage, $1, $2 + offset, $3, $4 }' \
 		"$_base.samples"
@@ -217,7 +220,7 @@ report_config() {
 	echo "sample $_stage-counts @cond $3 x$4, kick $5, wait $6:" \
 		"per load, one value per repetition"
 	jq -r --arg stage "$_stage-counts" --arg rep "$2" '
-		.compare | (.failed.after_rounds // .rounds) as $loads |
+		.compare | ((.failed.after_rounds // .rounds) * (.turn // 1)) as $loads |
 		.results[] | . as $r |
 		"sample \($stage) \($r.device)/\($r.mode)/kicks \($rep) \($r.kicks) \($loads)",
 		"sample \($stage) \($r.device)/\($r.mode)/wakeups \($rep) \($r.sleeps) \($loads)",

@@ -9,7 +9,7 @@
  * series) and OUT/PREFIX.md (one row per configuration and mode, devices
  * as columns). The figures are those of the verdict: a value is the
  * median [q1-q3] of every load, a comparison the median [q1-q3] of the
- * round-by-round ratios BASELINE/MODE over DEV/MODE.
+ * load-by-load ratios BASELINE/MODE over DEV/MODE (paired by LOAD).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -404,8 +404,9 @@ static void print_md(FILE *f, const struct table *t)
 	fprintf(f,
 		"Per configuration and device: the median %s over every load of "
 		"every repetition [interquartile range]. DEV vs %s: the median "
-		"[interquartile range] of the round-by-round ratios %s/MODE over "
-		"DEV/MODE, loads measured side by side (above 1: DEV is faster); "
+		"[interquartile range] of the load-by-load ratios %s/MODE over "
+		"DEV/MODE, loads paired by their place in the turns of one "
+		"repetition (above 1: DEV is faster); "
 		"\"within noise\" when that range holds 1. notif/load: the "
 		"device's \"cvq notifications\" per load, median over "
 		"repetitions.\n\n",
