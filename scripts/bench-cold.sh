@@ -13,7 +13,7 @@ set -euo pipefail
 
 mkdir -p "$VB_BUILD/bench"
 {
-	echo "commit $(git -C "$VB_ROOT" describe --always --dirty)," \
+	echo "commit $(vb_commit)," \
 		"host load average before: $(cut -d ' ' -f 1-3 /proc/loadavg)"
 	"$VB_ROOT/scripts/vm.sh" --name bench-cold -- \
 		scripts/guest/bench-cold.sh "$@"

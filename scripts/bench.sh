@@ -86,7 +86,7 @@ is_count() {
 [ -z "$budget" ] || is_count "$budget" || die "--budget: not a positive number: $budget"
 
 commit_name() {
-	git -C "$VB_ROOT" describe --always --dirty 2>/dev/null || echo unknown
+	vb_commit
 }
 
 # sample_load FILE: the host's 1-minute load average every 10 s, until

@@ -140,7 +140,7 @@ if [ "$report_only" = 0 ]; then
 	rm -f "$OUT"/*.samples
 	read -r busy_before total_before < <(cpu_jiffies)
 	load_before=$(cut -d' ' -f1 /proc/loadavg)
-	echo "make run: $(git -C "$VB_ROOT" describe --always --dirty 2>/dev/null || echo '?'), kernel $VB_KERNEL; logs, data and the report go to $OUT"
+	echo "make run: $(vb_commit), kernel $VB_KERNEL; logs, data and the report go to $OUT"
 	run_stages || status=1
 	read -r busy_after total_after < <(cpu_jiffies)
 	# The run's own CPU time: its children's, reaped (fields 16-17).
@@ -148,7 +148,7 @@ if [ "$report_only" = 0 ]; then
 	load_after=$(cut -d' ' -f1 /proc/loadavg)
 	load_testbed_env
 	cat >"$OUT/run.meta" <<EOT
-commit=$(git -C "$VB_ROOT" describe --always --dirty 2>/dev/null || echo '?')
+commit=$(vb_commit)
 kernel=$TESTBED_KVER
 date=$(date -u '+%Y-%m-%d %H:%M UTC')
 elapsed=$(mmss $SECONDS)

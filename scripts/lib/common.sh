@@ -52,6 +52,19 @@ VB_PROG=$(basename "$0")
 # shellcheck disable=SC2034
 VB_OLDEST_SUITE=bookworm
 
+# vb_commit: the commit of this tree: git's, or in a "git archive" of it
+# (make fresh-check's root, a release tarball) the one git archive wrote
+# into scripts/lib/archive-commit; "?" if neither.
+vb_commit() {
+	local c
+	git -C "$VB_ROOT" describe --always --dirty 2>/dev/null && return
+	c=$(cat "$VB_ROOT/scripts/lib/archive-commit" 2>/dev/null)
+	case "$c" in
+	'' | \$Format*) echo '?' ;;
+	*) echo "$c" ;;
+	esac
+}
+
 die() {
 	printf '%s: %s\n' "$VB_PROG" "$*" >&2
 	exit 1
