@@ -38,22 +38,35 @@ void print_escaped(FILE *f, const char *s)
 	}
 }
 
-/* A round top for the axis: 1, 2 or 5 times a power of ten. */
-static double nice_top(double v)
+/*
+ * A round top for the axis, 1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power
+ * of ten, and into how many steps its ticks divide it evenly.
+ */
+static double nice_top(double v, unsigned int *ticks)
 {
-	double p, m;
+	static const struct {
+		double top;
+		unsigned int ticks;
+	} steps[] = { { 1, 4 }, { 1.5, 3 }, { 2, 4 }, { 2.5, 5 }, { 3, 3 },
+		      { 4, 4 }, { 5, 5 },   { 6, 3 }, { 8, 4 },	  { 10, 5 } };
+	double p;
+	unsigned int i;
 
+	*ticks = 4;
 	if (!(v > 0))
 		return 1;
 	p = pow(10, floor(log10(v)));
-	m = v / p;
-	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]) - 1; i++)
+		if (v <= steps[i].top * p)
+			break;
+	*ticks = steps[i].ticks;
+	return steps[i].top * p;
 }
 
 void print_svg_bars(FILE *f, const char *const *labels,
 		    const struct figure *figs, unsigned int n, bool ratios)
 {
-	unsigned int height = TOP + n * ROW_H + AXIS_H, i;
+	unsigned int height = TOP + n * ROW_H + AXIS_H, i, ticks;
 	double plot_w = WIDTH - LABEL_W - VALUE_W, top = 0, x;
 	struct figure shown;
 	char buf[96];
@@ -68,7 +81,7 @@ void print_svg_bars(FILE *f, const char *const *labels,
 			top = figs[i].s.q3 * 1.3;
 	if (ratios && top < 1)
 		top = 1;
-	top = nice_top(top);
+	top = nice_top(top, &ticks);
 	fprintf(f,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%u\" viewBox=\"0 0 %d %u\" role=\"img\">\n",
 		WIDTH, height, WIDTH, height);
@@ -120,9 +133,9 @@ void print_svg_bars(FILE *f, const char *const *labels,
 	fprintf(f,
 		"<line x1=\"%d\" x2=\"%.1f\" y1=\"%u\" y2=\"%u\" stroke=\"#444\"/>\n",
 		LABEL_W, LABEL_W + plot_w, TOP + n * ROW_H, TOP + n * ROW_H);
-	for (i = 0; i <= 4; i++) {
-		x = LABEL_W + plot_w * i / 4;
-		format_number(buf, sizeof(buf), top * i / 4);
+	for (i = 0; i <= ticks; i++) {
+		x = LABEL_W + plot_w * i / ticks;
+		format_number(buf, sizeof(buf), top * i / ticks);
 		fprintf(f,
 			"<text x=\"%.1f\" y=\"%u\" text-anchor=\"middle\" class=\"axis\">%s</text>\n",
 			x, height - 6, buf);

@@ -74,7 +74,11 @@ void format_number(char *buf, unsigned int len, double v)
 {
 	double a = v < 0 ? -v : v;
 
-	snprintf(buf, len, a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : "%.2f", v);
+	snprintf(buf, len,
+		 a >= 100 || a == 0 ? "%.0f" :
+		 a >= 10	    ? "%.1f" :
+				      "%.2f",
+		 v);
 }
 
 void format_figure(char *buf, unsigned int len, const struct figure *fig,
