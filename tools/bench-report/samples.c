@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lines.h"
 #include "samples.h"
 
 #define ROUNDS_MAX 1000000
@@ -93,34 +94,18 @@ static int parse_line(struct stage *st, char *line)
 	return set_value(s, round, value / divisor * st->factor);
 }
 
-static int load_file(struct stage *st, const char *path, char *err,
-		     unsigned int len)
+static int sample_line(void *arg, char *line, const char *path,
+		       unsigned int lineno, char *err, unsigned int len)
 {
-	unsigned int lineno = 0;
-	char line[512];
-	int ret = 0;
-	FILE *f;
+	struct stage *st = arg;
+	int ret;
 
-	f = fopen(path, "r");
-	if (!f) {
-		ret = -errno;
-		snprintf(err, len, "%s: %s", path, strerror(errno));
-		return ret;
-	}
-	while (!ret && fgets(line, sizeof(line), f)) {
-		lineno++;
-		line[strcspn(line, "\r\n")] = '\0';
-		if (line[0] == '#' || line[0] == '\0')
-			continue;
-		ret = line[0] == '@' ? parse_header(st, line) :
-				       parse_line(st, line);
-		if (ret)
-			snprintf(err, len, "%s:%u: %s: \"%s\"", path, lineno,
-				 ret == -EEXIST ? "a second value for a round" :
-						  "not a sample line",
-				 line);
-	}
-	fclose(f);
+	ret = line[0] == '@' ? parse_header(st, line) : parse_line(st, line);
+	if (ret)
+		snprintf(err, len, "%s:%u: %s: \"%s\"", path, lineno,
+			 ret == -EEXIST ? "a second value for a round" :
+					  "not a sample line",
+			 line);
 	return ret;
 }
 
@@ -164,7 +149,7 @@ int samples_load(struct sample_set *set, const char *dir, char *err,
 		snprintf(st->name, sizeof(st->name), "%.*s", (int)(n - 8),
 			 de->d_name);
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		ret = load_file(st, path, err, len);
+		ret = read_lines(path, 512, sample_line, st, err, len);
 	}
 	closedir(d);
 	if (set->n_stages)

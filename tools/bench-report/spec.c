@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lines.h"
 #include "spec.h"
 
 #define FIELDS_MAX 8
@@ -104,43 +105,35 @@ static int parse_item(struct item *it, char **f, unsigned int n)
 	return -EINVAL;
 }
 
+static int spec_line(void *arg, char *line, const char *path,
+		     unsigned int lineno, char *err, unsigned int len)
+{
+	struct spec *spec = arg;
+	char *fields[FIELDS_MAX];
+	struct item *items;
+	unsigned int n;
+	int ret;
+
+	if (*trim(line) == '#' || *trim(line) == '\0')
+		return 0;
+	items = realloc(spec->items, (spec->n_items + 1) * sizeof(*items));
+	if (!items) {
+		snprintf(err, len, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	spec->items = items;
+	memset(&items[spec->n_items], 0, sizeof(*items));
+	n = split(line, '|', fields, FIELDS_MAX);
+	ret = parse_item(&items[spec->n_items++], fields, n);
+	if (ret)
+		snprintf(err, len, "%s:%u: not a spec item", path, lineno);
+	return ret;
+}
+
 int spec_load(struct spec *spec, const char *path, char *err, unsigned int len)
 {
-	char line[1024], *fields[FIELDS_MAX];
-	unsigned int lineno = 0, n;
-	struct item *items;
-	int ret = 0;
-	FILE *f;
-
 	*spec = (struct spec){ 0 };
-	f = fopen(path, "r");
-	if (!f) {
-		ret = -errno;
-		snprintf(err, len, "%s: %s", path, strerror(errno));
-		return ret;
-	}
-	while (!ret && fgets(line, sizeof(line), f)) {
-		lineno++;
-		line[strcspn(line, "\r\n")] = '\0';
-		if (*trim(line) == '#' || *trim(line) == '\0')
-			continue;
-		items = realloc(spec->items,
-				(spec->n_items + 1) * sizeof(*items));
-		if (!items) {
-			ret = -ENOMEM;
-			snprintf(err, len, "%s: out of memory", path);
-			break;
-		}
-		spec->items = items;
-		memset(&items[spec->n_items], 0, sizeof(*items));
-		n = split(line, '|', fields, FIELDS_MAX);
-		ret = parse_item(&items[spec->n_items++], fields, n);
-		if (ret)
-			snprintf(err, len, "%s:%u: not a spec item", path,
-				 lineno);
-	}
-	fclose(f);
-	return ret;
+	return read_lines(path, 1024, spec_line, spec, err, len);
 }
 
 void spec_free(struct spec *spec)
