@@ -3,13 +3,13 @@
  * Driver side of a packed virtqueue (virtio 1.2, 2.8). One ring of
  * descriptors serves both ways: the driver makes a chain available by
  * writing its descriptors with AVAIL set to its wrap counter and USED to
- * the opposite, the head's flags last; the device hands a chain back by
- * overwriting the chain's first slot with the buffer id, the length and
- * AVAIL = USED = its own wrap counter. Each counter flips whenever its
- * position passes the ring's end, so a slot's flags tell which lap wrote
- * them. The device returns buffer ids, which need not come back in
- * order; the used element of a chain of n descriptors is followed by the
- * next one n slots later.
+ * the opposite, the head's flags last (and a batch's first head last of
+ * all); the device hands a chain back by overwriting the chain's first
+ * slot with the buffer id, the length and AVAIL = USED = its own wrap
+ * counter. Each counter flips whenever its position passes the ring's
+ * end, so a slot's flags tell which lap wrote them. The device returns
+ * buffer ids, which need not come back in order; the used element of a
+ * chain of n descriptors is followed by the next one n slots later.
  */
 #include <endian.h>
 #include <errno.h>
@@ -91,14 +91,20 @@ static uint16_t packed_publish(struct vq_driver *vr)
 	struct vq_packed *pk = &vr->packed;
 	uint16_t i, added = pk->n_pending;
 
-	for (i = 0; i < added; i++) {
+	/*
+	 * The batch's first head goes last, as a split ring's one index
+	 * store shows a batch whole (virtio 1.2, 2.8.13.1, for a chain): a
+	 * device that polls the ring cannot take part of a batch the
+	 * driver kicks once for, since it reads heads in ring order.
+	 */
+	for (i = added; i-- > 0;) {
 		const struct vq_packed_head *h = &pk->pending[i];
 
 		vr->slots[h->id].ndescs = h->ndescs;
 		/*
 		 * Release: the chain's other descriptors and the head's
-		 * address, length and id are visible before the head's
-		 * flags hand the chain to the device.
+		 * address, length and id, and the later heads, are visible
+		 * before the head's flags hand the chain to the device.
 		 */
 		__atomic_store_n(&pk->desc[h->pos].flags, htole16(h->flags),
 				 __ATOMIC_RELEASE);
