@@ -205,7 +205,7 @@ static int dev_add(struct vdpactl *ctx, int argc, char **argv)
 		  .max = VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MAX,
 		  .given = &a.has_max_vqp },
 		{ .name = "device_features",
-		  .kind = OPT_U64,
+		  .kind = OPT_HEX64,
 		  .value = &a.device_features,
 		  .max = UINT64_MAX,
 		  .given = &a.has_device_features },

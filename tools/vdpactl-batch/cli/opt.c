@@ -109,12 +109,13 @@ static void join_choices(const char *const *choices, char *buf, size_t len)
 static bool store_number(const char *cmd, const char *shown,
 			 const struct opt *o, const char *arg)
 {
+	bool hex = o->kind == OPT_HEX64;
 	uint64_t v;
-	int err =
-		parse_u64(arg, o->kind == OPT_U64 ? 0 : 10, o->min, o->max, &v);
+	int err = parse_u64(arg, hex ? 16 : 10, o->min, o->max, &v);
 
 	if (err == -EINVAL) {
-		pr_err("%s: %s \"%s\" is not a number", cmd, shown, arg);
+		pr_err("%s: %s \"%s\" is not a %snumber", cmd, shown, arg,
+		       hex ? "hex " : "");
 		return false;
 	}
 	if (err == -ERANGE) {
@@ -127,7 +128,7 @@ static bool store_number(const char *cmd, const char *shown,
 		pr_err("%s: %s %s is not a power of 2", cmd, shown, arg);
 		return false;
 	}
-	if (o->kind == OPT_U64)
+	if (o->kind == OPT_HEX64)
 		*(uint64_t *)o->value = v;
 	else
 		*(unsigned int *)o->value = (unsigned int)v;
@@ -192,7 +193,7 @@ static bool store_value(const char *cmd, const char *shown, const struct opt *o,
 
 	switch (o->kind) {
 	case OPT_UINT:
-	case OPT_U64:
+	case OPT_HEX64:
 		return store_number(cmd, shown, o, arg);
 	case OPT_TIME:
 		return store_time(cmd, shown, o, arg);

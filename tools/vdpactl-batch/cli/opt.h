@@ -13,7 +13,7 @@
 
 enum opt_kind {
 	OPT_UINT, /* unsigned int in [min, max] */
-	OPT_U64, /* uint64_t in [min, max], C base prefixes allowed */
+	OPT_HEX64, /* uint64_t in [min, max], hex, 0x optional (iproute2) */
 	OPT_CHOICE, /* int index into choices */
 	OPT_FLAG, /* bool, takes no value */
 	OPT_STRING, /* const char * */
@@ -33,7 +33,7 @@ struct opt {
 	const char *alias;
 	enum opt_kind kind;
 	void *value;
-	uint64_t min, max; /* OPT_UINT, OPT_U64, OPT_TIME */
+	uint64_t min, max; /* OPT_UINT, OPT_HEX64, OPT_TIME */
 	const char *const *choices; /* OPT_CHOICE, NULL-terminated */
 	unsigned int *count; /* OPT_STRINGS: items stored */
 	unsigned int capacity; /* OPT_STRINGS */

@@ -19,7 +19,8 @@ int parse_u64(const char *s, int base, uint64_t min, uint64_t max,
 	char *end;
 
 	/* strtoull() would accept blanks and a minus sign. */
-	if (!s || !isdigit((unsigned char)s[0]))
+	if (!s || !(base == 16 ? isxdigit((unsigned char)s[0]) :
+				 isdigit((unsigned char)s[0])))
 		return -EINVAL;
 	errno = 0;
 	v = strtoull(s, &end, base);
@@ -49,10 +50,16 @@ int parse_mac(const char *s, uint8_t mac[MAC_LEN])
 		int hi = hex_digit(s[0]);
 		int lo = hi < 0 ? -1 : hex_digit(s[1]);
 
-		if (lo < 0)
+		if (hi < 0)
 			return -EINVAL;
-		mac[i] = (uint8_t)(hi << 4 | lo);
-		s += 2;
+		/* One digit or two, as iproute2's ll_addr_a2n() reads. */
+		if (lo < 0) {
+			mac[i] = (uint8_t)hi;
+			s++;
+		} else {
+			mac[i] = (uint8_t)(hi << 4 | lo);
+			s += 2;
+		}
 		if (i < MAC_LEN - 1 && *s++ != ':')
 			return -EINVAL;
 	}

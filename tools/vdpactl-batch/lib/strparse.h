@@ -12,13 +12,17 @@
 #define MAC_STR_LEN sizeof("00:00:00:00:00:00")
 
 /*
- * Whole-string unsigned number in @base (0 = C prefixes), no sign, no
- * blanks. -EINVAL if not a number, -ERANGE if outside [min, max].
+ * Whole-string unsigned number in @base (0 = C prefixes; 16 takes an
+ * optional 0x), no sign, no blanks. -EINVAL if not a number, -ERANGE if
+ * outside [min, max].
  */
 int parse_u64(const char *s, int base, uint64_t min, uint64_t max,
 	      uint64_t *value);
 
-/* "aa:bb:cc:dd:ee:ff"; -EINVAL otherwise. */
+/*
+ * Six bytes of one or two hex digits each, colon-separated, as iproute2
+ * reads them: "02:00:00:00:00:01" or "2:0:0:0:0:1"; -EINVAL otherwise.
+ */
 int parse_mac(const char *s, uint8_t mac[MAC_LEN]);
 void format_mac(const uint8_t mac[MAC_LEN], char buf[MAC_STR_LEN]);
 

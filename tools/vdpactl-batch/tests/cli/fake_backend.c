@@ -24,6 +24,9 @@
 static uint64_t fake_commands_done;
 static unsigned int fake_redundant_nth;
 
+/* The last device a "dev add" asked for (names not kept). */
+static struct vdpa_dev_new_args fake_last_add;
+
 /* vdpa0's cost model; DEV_SET changes the items it is given. */
 static struct vsb_cost fake_cost;
 
@@ -42,7 +45,13 @@ static void fake_cost_reset(void)
 void fake_backend_reset(void)
 {
 	fake_commands_done = 0;
+	fake_last_add = (struct vdpa_dev_new_args){ 0 };
 	fake_cost_reset();
+}
+
+const struct vdpa_dev_new_args *fake_backend_last_add(void)
+{
+	return &fake_last_add;
 }
 
 static bool known(const char *name)
@@ -177,6 +186,10 @@ int vdpa_client_dev_add(struct vdpa_client *c,
 			const struct vdpa_dev_new_args *args)
 {
 	(void)c;
+	fake_last_add = *args;
+	fake_last_add.name = NULL;
+	fake_last_add.mgmtdev_bus = NULL;
+	fake_last_add.mgmtdev_name = NULL;
 	return known(args->name) ? -EEXIST : 0;
 }
 

@@ -15,4 +15,12 @@ void fake_backend_reset(void);
  */
 void fake_backend_redundant_every(unsigned int nth);
 
+struct vdpa_dev_new_args;
+
+/*
+ * What the last "dev add" of the current run asked the vdpa family for
+ * (its name strings cleared: they pointed into the command line).
+ */
+const struct vdpa_dev_new_args *fake_backend_last_add(void);
+
 #endif

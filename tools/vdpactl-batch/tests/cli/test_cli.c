@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "cli/vdpactl.h"
+#include "netlink/vdpa_msg.h"
 #include "tests/cli/fake_backend.h"
 #include "tests/cli/testbed_tree.h"
 
@@ -421,6 +422,58 @@ static void expect_contains(const char *text, const char *want)
 }
 
 /* Bare commands print their usage, as iproute2's vdpa does. */
+/*
+ * "dev add" reads numbers and addresses as iproute2's vdpa does, so a
+ * line copied from "vdpa dev add" makes the same device: device_features
+ * in hex with or without 0x (get_u64(..., 16)), MAC bytes of one or two
+ * digits (ll_addr_a2n()).
+ */
+static void dev_add_reads_iproute2_numbers(void **state)
+{
+	static const struct {
+		const char *features;
+		uint64_t want;
+	} hex[] = {
+		{ "300020000", 0x300020000ULL },
+		{ "0x300020000", 0x300020000ULL },
+		{ "010", 0x10 },
+		{ "0X1f", 0x1f },
+	};
+	const struct vdpa_dev_new_args *add;
+	char cmd[160], *out, *err;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(hex) / sizeof(hex[0]); i++) {
+		snprintf(cmd, sizeof(cmd),
+			 "dev add name vdpa7 mgmtdev vdpasim_net "
+			 "device_features %s",
+			 hex[i].features);
+		assert_int_equal(run_cli(*state, cmd, &out), 0);
+		free(out);
+		add = fake_backend_last_add();
+		assert_true(add->has_device_features);
+		assert_int_equal(add->device_features, hex[i].want);
+	}
+	assert_int_equal(run_cli(*state,
+				 "dev add name vdpa7 mgmtdev vdpasim_net "
+				 "mac 2:0:0:0:a:1",
+				 &out),
+			 0);
+	free(out);
+	add = fake_backend_last_add();
+	assert_true(add->has_mac);
+	assert_memory_equal(add->mac, "\x02\x00\x00\x00\x0a\x01", MAC_LEN);
+
+	assert_int_equal(run_cli_io(*state,
+				    "dev add name vdpa7 mgmtdev vdpasim_net "
+				    "device_features 0xg",
+				    &out, &err),
+			 CMD_USAGE);
+	expect_contains(err, "device_features \"0xg\" is not a hex number");
+	free(out);
+	free(err);
+}
+
 static void bare_commands_print_usage(void **state)
 {
 	char *out, *err;
@@ -1148,6 +1201,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(exit_statuses),
+		cmocka_unit_test(dev_add_reads_iproute2_numbers),
 		cmocka_unit_test(bare_commands_print_usage),
 		cmocka_unit_test(ambiguous_prefixes_list_candidates),
 		cmocka_unit_test(load_reports_timings_and_counters),

@@ -35,6 +35,16 @@ static void numbers(void **state)
 		{ "+5", 10, 0, 10, -EINVAL, 0 },
 		{ "0x10", 10, 0, 100, -EINVAL, 0 },
 		{ "0x10", 0, 0, 100, 0, 16 },
+		/* iproute2's device_features: hex, 0x optional */
+		{ "300020000", 16, 0, UINT64_MAX, 0, 0x300020000ULL },
+		{ "0x300020000", 16, 0, UINT64_MAX, 0, 0x300020000ULL },
+		{ "010", 16, 0, UINT64_MAX, 0, 0x10 },
+		{ "ff", 16, 0, UINT64_MAX, 0, 0xff },
+		{ "0x", 16, 0, UINT64_MAX, -EINVAL, 0 },
+		{ "0xg", 16, 0, UINT64_MAX, -EINVAL, 0 },
+		{ "-1", 16, 0, UINT64_MAX, -EINVAL, 0 },
+		{ "x10", 16, 0, UINT64_MAX, -EINVAL, 0 },
+		{ "10000000000000000", 16, 0, UINT64_MAX, -ERANGE, 0 },
 		{ "18446744073709551615", 10, 0, UINT64_MAX, 0, UINT64_MAX },
 		{ "18446744073709551616", 10, 0, UINT64_MAX, -ERANGE, 0 },
 	};
@@ -64,7 +74,17 @@ static void macs(void **state)
 	assert_int_equal(parse_mac("02:ab:cd:00:01", mac), -EINVAL);
 	assert_int_equal(parse_mac("02:ab:cd:00:01:ff:00", mac), -EINVAL);
 	assert_int_equal(parse_mac("02-ab-cd-00-01-ff", mac), -EINVAL);
-	assert_int_equal(parse_mac("2:ab:cd:00:01:ff", mac), -EINVAL);
+	/* iproute2's short form: one digit for a byte below 0x10. */
+	assert_int_equal(parse_mac("2:0:0:0:0:1", mac), 0);
+	format_mac(mac, text);
+	assert_string_equal(text, "02:00:00:00:00:01");
+	assert_int_equal(parse_mac("2:ab:c:00:1:ff", mac), 0);
+	format_mac(mac, text);
+	assert_string_equal(text, "02:ab:0c:00:01:ff");
+	assert_int_equal(parse_mac("002:ab:cd:00:01:ff", mac), -EINVAL);
+	assert_int_equal(parse_mac("2::0:0:0:1", mac), -EINVAL);
+	assert_int_equal(parse_mac("2:0:0:0:0:", mac), -EINVAL);
+	assert_int_equal(parse_mac("2:0:0:0:0:1:", mac), -EINVAL);
 	assert_int_equal(parse_mac("0g:ab:cd:00:01:ff", mac), -EINVAL);
 	assert_int_equal(parse_mac("", mac), -EINVAL);
 }
