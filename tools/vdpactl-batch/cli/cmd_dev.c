@@ -7,31 +7,27 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/dev_usage.h"
 #include "cli/feature_print.h"
 #include "cli/log.h"
 #include "cli/opt.h"
 #include "cli/vdpactl.h"
 #include "cli/vsb_cmds.h"
 
-static void dev_usage(void)
+/* Help for opt_parse()'s callers: one command's usage, with notes. */
+static void dev_add_help(void)
 {
-	fprintf(stderr,
-		"Usage: " PROG_NAME " dev { show | list } [ DEV ]\n"
-		"       " PROG_NAME
-		" dev add name NAME mgmtdev MANAGEMENTDEV [ mac MACADDR ] [ mtu MTU ]\n"
-		"                             [ max_vqp MAX_VQ_PAIRS ] [ device_features FEATURES ]\n"
-		"       " PROG_NAME " dev del DEV\n"
-		"       " PROG_NAME " dev config show [ DEV ]\n"
-		"       " PROG_NAME " dev set name DEV mac MACADDR\n"
-		"       " PROG_NAME
-		" dev batching DEV [ completion { batch | immediate } ] [ batch_limit N ]\n"
-		"       " PROG_NAME
-		" dev cost DEV [ ITEM TIME ]... [ precise { on | off } ]\n"
-		"       " PROG_NAME " dev state [ DEV ]\n"
-		"       " PROG_NAME " dev link DEV { up | down }\n"
-		"       " PROG_NAME " dev announce DEV\n"
-		"       " PROG_NAME " dev help\n"
-		"MTU: 68..65535; MAX_VQ_PAIRS: 1..32768; FEATURES: a 64-bit mask (0x... for hex).\n");
+	usage_print(&dev_add_usage, true, true);
+}
+
+static void dev_set_help(void)
+{
+	usage_print(&dev_set_usage, true, true);
+}
+
+static void dev_config_help(void)
+{
+	usage_print(&dev_config_usage, true, true);
 }
 
 static const char *device_type_name(uint32_t device_id)
@@ -85,7 +81,8 @@ static int dev_show(struct vdpactl *ctx, int argc, char **argv)
 	static const struct show_cmd show = {
 		.section = "dev",
 		.what = "dev show",
-		.usage = dev_usage,
+		.name = "DEV",
+		.usage = &dev_show_usage,
 		.get = get_devs,
 	};
 
@@ -148,7 +145,8 @@ static int config_show(struct vdpactl *ctx, int argc, char **argv)
 	static const struct show_cmd show = {
 		.section = "config",
 		.what = "dev config show",
-		.usage = dev_usage,
+		.name = "DEV",
+		.usage = &dev_config_usage,
 		.get = get_configs,
 	};
 
@@ -162,8 +160,8 @@ static int dev_config(struct vdpactl *ctx, int argc, char **argv)
 		{ NULL, NULL },
 	};
 
-	return cmd_dispatch(ctx, "dev config", cmds, argc, argv, dev_usage,
-			    config_show);
+	return cmd_dispatch(ctx, "dev config", cmds, argc, argv,
+			    dev_config_help, config_show);
 }
 
 struct dev_add_args {
@@ -217,12 +215,13 @@ static int dev_add(struct vdpactl *ctx, int argc, char **argv)
 
 	if (!cmd_opts_ok(opt_parse("dev add", opts, ARRAY_SIZE(opts),
 				   OPT_STYLE_KEYWORDS, argc, argv),
-			 dev_usage, &status))
+			 dev_add_help, &status))
 		return status;
 	if (vdpa_split_mgmtdev_handle(a.mgmtdev, bus, mgmtdev)) {
-		pr_err("dev add: \"%s\" is not a management device (BUS/NAME or NAME)",
-		       a.mgmtdev);
-		return CMD_USAGE;
+		return usage_error(
+			&dev_add_usage, "dev add",
+			"\"%s\" is not a management device (BUS/NAME or NAME)",
+			a.mgmtdev);
 	}
 	req = (struct vdpa_dev_new_args){
 		.name = a.name,
@@ -250,16 +249,11 @@ static int dev_add(struct vdpactl *ctx, int argc, char **argv)
 static int dev_del(struct vdpactl *ctx, int argc, char **argv)
 {
 	struct vdpa_client *nl;
-	int err;
+	int err, status;
 
-	if (argc == 1 && !strcmp(argv[0], "help")) {
-		dev_usage();
-		return CMD_OK;
-	}
-	if (argc != 1) {
-		dev_usage();
-		return CMD_USAGE;
-	}
+	if (usage_words_wrong(&dev_del_usage, "dev del", argc, argv, 1, 1,
+			      "DEV", &status))
+		return status;
 	if (vdpactl_netlink(ctx, &nl))
 		return CMD_FAIL;
 	err = vdpa_client_dev_del(nl, argv[0]);
@@ -290,7 +284,7 @@ static int dev_set_attrs(struct vdpactl *ctx, int argc, char **argv)
 
 	if (!cmd_opts_ok(opt_parse("dev set", opts, ARRAY_SIZE(opts),
 				   OPT_STYLE_KEYWORDS, argc, argv),
-			 dev_usage, &status))
+			 dev_set_help, &status))
 		return status;
 	if (vdpactl_netlink(ctx, &nl))
 		return CMD_FAIL;
@@ -308,10 +302,11 @@ static int dev_set_attrs(struct vdpactl *ctx, int argc, char **argv)
  */
 static int dev_set(struct vdpactl *ctx, int argc, char **argv)
 {
-	if (argc == 0 || !strcmp(argv[0], "help")) {
-		dev_usage();
-		return argc ? CMD_OK : CMD_USAGE;
-	}
+	int status;
+
+	if (usage_words_wrong(&dev_set_usage, "dev set", argc, argv, 1, argc,
+			      "name DEV", &status))
+		return status;
 	if (!strcmp(argv[0], "name"))
 		return dev_set_attrs(ctx, argc, argv);
 	return cmd_dev_batching(ctx, "dev set", argc, argv);

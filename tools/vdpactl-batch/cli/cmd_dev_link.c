@@ -8,37 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/dev_usage.h"
 #include "cli/log.h"
 #include "cli/vdpactl.h"
 #include "cli/vsb_cmds.h"
 #include "netlink/vsb_client.h"
-
-static void dev_link_usage(void)
-{
-	fprintf(stderr,
-		"Usage: " PROG_NAME " dev link DEV { up | down }\n"
-		"       " PROG_NAME " dev announce DEV\n"
-		"Only vdpa_sim_batch devices have these; both need CAP_NET_ADMIN.\n"
-		"The link stays as set across device resets; it needs a device\n"
-		"that offers STATUS. An announcement needs a running driver that\n"
-		"negotiated GUEST_ANNOUNCE.\n");
-}
-
-/* help, or the wrong number of arguments: usage, and the status for it. */
-static bool usage_asked(int argc, char **argv, int want, int *status)
-{
-	if (argc && !strcmp(argv[0], "help")) {
-		dev_link_usage();
-		*status = CMD_OK;
-		return true;
-	}
-	if (argc != want) {
-		dev_link_usage();
-		*status = CMD_USAGE;
-		return true;
-	}
-	return false;
-}
 
 int cmd_dev_link(struct vdpactl *ctx, int argc, char **argv)
 {
@@ -46,13 +20,13 @@ int cmd_dev_link(struct vdpactl *ctx, int argc, char **argv)
 	int err, status;
 	bool up;
 
-	if (usage_asked(argc, argv, 2, &status))
+	if (usage_words_wrong(&dev_link_usage, "dev link", argc, argv, 2, 2,
+			      "DEV { up | down }", &status))
 		return status;
-	if (strcmp(argv[1], "up") && strcmp(argv[1], "down")) {
-		pr_err("dev link %s: \"%s\" is not up or down", argv[0],
-		       argv[1]);
-		return CMD_USAGE;
-	}
+	if (strcmp(argv[1], "up") && strcmp(argv[1], "down"))
+		return usage_error(&dev_link_usage, "dev link",
+				   "%s: \"%s\" is not up or down", argv[0],
+				   argv[1]);
 	up = !strcmp(argv[1], "up");
 	if (vsb_open_for(ctx, "dev link", argv[0], &vsb))
 		return CMD_FAIL;
@@ -69,7 +43,8 @@ int cmd_dev_announce(struct vdpactl *ctx, int argc, char **argv)
 	struct vdpa_client *vsb;
 	int err, status;
 
-	if (usage_asked(argc, argv, 1, &status))
+	if (usage_words_wrong(&dev_announce_usage, "dev announce", argc, argv,
+			      1, 1, "DEV", &status))
 		return status;
 	if (vsb_open_for(ctx, "dev announce", argv[0], &vsb))
 		return CMD_FAIL;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/dev_usage.h"
 #include "cli/log.h"
 #include "cli/opt.h"
 #include "cli/vdpactl.h"
@@ -18,36 +19,14 @@
 /* Devices "dev state" merges settings for; more are shown without them. */
 #define DEV_STATE_MAX 64
 
-static void dev_set_usage(void)
+static void dev_batching_help(void)
 {
-	fprintf(stderr,
-		"Usage: " PROG_NAME
-		" dev batching DEV [ completion { batch | immediate } ] [ batch_limit N ]\n"
-		"       " PROG_NAME " dev state [ DEV ]\n"
-		"Only vdpa_sim_batch devices have these. N: commands per batch,\n"
-		"0 for the ring size (the module takes 0 to 4096; it checks).\n"
-		"dev batching DEV alone shows the settings; changing them needs\n"
-		"CAP_NET_ADMIN. The state is the device's only while a driver\n"
-		"holds it: it resets on every open and close of its vhost-vdpa\n"
-		"device. The CVQ cost model: " PROG_NAME " dev cost help.\n");
+	usage_print(&dev_batching_usage, true, true);
 }
 
-static void dev_cost_usage(void)
+static void dev_cost_help(void)
 {
-	fprintf(stderr,
-		"Usage: " PROG_NAME
-		" dev cost DEV [ op TIME ] [ cmd TIME ] [ rx TIME ]\n"
-		"           [ mac TIME ] [ mac_table TIME ] [ vlan TIME ] [ announce TIME ]\n"
-		"           [ mq TIME ] [ rss TIME ] [ offloads TIME ] [ coal TIME ]\n"
-		"           [ stats TIME ] [ precise { on | off } ]\n"
-		"A vdpa_sim_batch device's CVQ cost model, a model and no measurement:\n"
-		"each publish of the used index (per command in immediate completion,\n"
-		"per batch in batch completion) costs op, plus cmd and the extra of\n"
-		"its class for each command it completes; the device sleeps it\n"
-		"(precise on: sleeps, then spins to the deadline, spending CPU).\n"
-		"TIME: a number and a unit, ns, us, ms or s (2.5us), at most 1s;\n"
-		"0 turns an item off. Without items, shows the model; with items,\n"
-		"changes only those (CAP_NET_ADMIN), then shows it.\n");
+	usage_print(&dev_cost_usage, true, true);
 }
 
 static const char *const completion_names[] = {
@@ -126,21 +105,20 @@ int cmd_dev_batching(struct vdpactl *ctx, const char *what, int argc,
 	const char *dev;
 	int err, status;
 
-	if (argc == 0 || !strcmp(argv[0], "help")) {
-		dev_set_usage();
-		return argc ? CMD_OK : CMD_USAGE;
-	}
+	if (usage_words_wrong(&dev_batching_usage, what, argc, argv, 1, argc,
+			      "DEV", &status))
+		return status;
 	dev = argv[0];
 	if (!cmd_opts_ok(opt_parse(what, opts, ARRAY_SIZE(opts),
 				   OPT_STYLE_KEYWORDS, argc - 1, argv + 1),
-			 dev_set_usage, &status))
+			 dev_batching_help, &status))
 		return status;
 	if (!has_completion && !has_limit) {
 		if (!strcmp(what, "dev batching"))
 			return show_settings(ctx, what, dev, false);
-		pr_err("%s %s: nothing to set (completion or batch_limit)",
-		       what, dev);
-		return CMD_USAGE;
+		return usage_error(
+			&dev_batching_usage, what,
+			"%s: nothing to set (completion or batch_limit)", dev);
 	}
 	if (!set_dev_name(&set, what, dev) ||
 	    vsb_open_for(ctx, what, dev, &vsb))
@@ -240,15 +218,13 @@ int cmd_dev_cost(struct vdpactl *ctx, int argc, char **argv)
 				  .choices = on_off,
 				  .given = &given[VSB_COST_PRECISE] };
 
-	if (argc == 0 || !strcmp(argv[0], "help") || !strcmp(argv[0], "-h") ||
-	    !strcmp(argv[0], "--help")) {
-		dev_cost_usage();
-		return argc ? CMD_OK : CMD_USAGE;
-	}
+	if (usage_words_wrong(&dev_cost_usage, what, argc, argv, 1, argc, "DEV",
+			      &status))
+		return status;
 	dev = argv[0];
 	if (!cmd_opts_ok(opt_parse(what, opts, n, OPT_STYLE_KEYWORDS, argc - 1,
 				   argv + 1),
-			 dev_cost_usage, &status))
+			 dev_cost_help, &status))
 		return status;
 	for (i = VSB_COST_FIRST_NS; i <= VSB_COST_LAST_NS; i++)
 		if (given[i])
@@ -320,14 +296,9 @@ int cmd_dev_state(struct vdpactl *ctx, int argc, char **argv)
 	struct vdpa_client *vsb;
 	int err, status;
 
-	if (argc > 1) {
-		dev_set_usage();
-		return CMD_USAGE;
-	}
-	if (dev && (!strcmp(dev, "help") || !strcmp(dev, "-h"))) {
-		dev_set_usage();
-		return CMD_OK;
-	}
+	if (usage_words_wrong(&dev_state_usage, "dev state", argc, argv, 0, 1,
+			      "DEV", &status))
+		return status;
 	print_section_open(&ctx->out, "state");
 	err = vdpactl_vsb(ctx, &vsb);
 	if (err) {

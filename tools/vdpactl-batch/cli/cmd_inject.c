@@ -21,14 +21,13 @@
  */
 #define CMD_DEVIATION 4
 
-static void inject_usage(void)
-{
-	fprintf(stderr,
-		"Usage: " PROG_NAME
-		" inject CASE [ --dev NAME ] [ --timeout MS ] [ --rounds R ]\n"
-		"                    [ --ring { split | packed } ] [ --no-recovery ]\n"
-		"       " PROG_NAME " inject list\n"
-		"       " PROG_NAME " inject help\n"
+static const struct usage inject_case_usage = {
+	.synopsis =
+		(const char *const[]){
+			"inject CASE [ --dev NAME ] [ --timeout MS ] [ --rounds R ]",
+			"                    [ --ring { split | packed } ] [ --no-recovery ]",
+			"inject list", "inject help", NULL },
+	.notes =
 		"CASE: a case of \"inject list\" (a unique prefix will do).\n"
 		"NAME: a vdpa device bound to vhost_vdpa (default: the only one).\n"
 		"MS: longest wait for the device, 1..600000 (default 1000).\n"
@@ -42,7 +41,40 @@ static void inject_usage(void)
 		"MAC_ADDR_SET (not with --no-recovery).\n"
 		"Exit status: 0 the device did what the case expects, 1 the run\n"
 		"failed, 2 wrong command line, 3 the case does not apply to this\n"
-		"device (a feature it lacks), 4 the device deviated from it.\n");
+		"device (a feature it lacks), 4 the device deviated from it.\n",
+};
+
+static const struct usage inject_list_usage = {
+	.synopsis = (const char *const[]){ "inject list", NULL },
+	.notes = "Lists the cases, each with what it injects and expects.\n",
+};
+
+static void inject_usage(void)
+{
+	usage_print(&inject_case_usage, true, true);
+}
+
+/* No case, or several, go by @word: which, then the usage. */
+static int case_not_found(const char *word)
+{
+	char list[1024];
+	size_t used = 0, len = strlen(word);
+	unsigned int i, n = 0;
+
+	list[0] = '\0';
+	for (i = 0; len && i < inject_case_count && used < sizeof(list); i++) {
+		if (strncmp(word, inject_cases[i].name, len))
+			continue;
+		used += (size_t)snprintf(list + used, sizeof(list) - used,
+					 "%s%s", n++ ? ", " : "",
+					 inject_cases[i].name);
+	}
+	if (n)
+		return usage_error(&inject_case_usage, "inject",
+				   "case \"%s\" is ambiguous: %s", word, list);
+	return usage_error(&inject_case_usage, "inject",
+			   "no case \"%s\"; try \"" PROG_NAME " inject list\"",
+			   word);
 }
 
 static int inject_list(struct vdpactl *ctx)
@@ -116,24 +148,18 @@ int cmd_inject(struct vdpactl *ctx, int argc, char **argv)
 	struct inject_obs obs;
 	int ret, status;
 
-	if (argc == 0) {
-		inject_usage();
-		return CMD_USAGE;
+	if (usage_words_wrong(&inject_case_usage, "inject", argc, argv, 1, argc,
+			      "CASE or list", &status))
+		return status;
+	if (!strcmp(argv[0], "list")) {
+		if (usage_words_wrong(&inject_list_usage, "inject list",
+				      argc - 1, argv + 1, 0, 0, "", &status))
+			return status;
+		return inject_list(ctx);
 	}
-	if (!strcmp(argv[0], "help") || !strcmp(argv[0], "-h") ||
-	    !strcmp(argv[0], "--help")) {
-		inject_usage();
-		return CMD_OK;
-	}
-	if (!strcmp(argv[0], "list"))
-		return argc == 1 ? inject_list(ctx) : CMD_USAGE;
 	c = inject_case_find(argv[0]);
-	if (!c) {
-		pr_err("inject: no case \"%s\" (or more than one); try \"" PROG_NAME
-		       " inject list\"",
-		       argv[0]);
-		return CMD_USAGE;
-	}
+	if (!c)
+		return case_not_found(argv[0]);
 	if (!cmd_opts_ok(opt_parse("inject", opts, ARRAY_SIZE(opts),
 				   OPT_STYLE_DASHES, argc - 1, argv + 1),
 			 inject_usage, &status))

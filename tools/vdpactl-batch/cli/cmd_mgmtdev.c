@@ -9,11 +9,17 @@
 #include "cli/log.h"
 #include "cli/vdpactl.h"
 
+static const struct usage mgmtdev_show_usage = {
+	.synopsis =
+		(const char *const[]){ "mgmtdev { show | list } [ MGMTDEV ]",
+				       "mgmtdev help", NULL },
+	.notes = "Shows vDPA management devices (all, or MGMTDEV: BUS/NAME or\n"
+		 "NAME), as \"vdpa mgmtdev show\".\n",
+};
+
 static void mgmtdev_usage(void)
 {
-	fprintf(stderr,
-		"Usage: " PROG_NAME " mgmtdev { show | list } [ MGMTDEV ]\n"
-		"       " PROG_NAME " mgmtdev help\n");
+	usage_print(&mgmtdev_show_usage, true, true);
 }
 
 static const char *class_name(unsigned int id)
@@ -75,7 +81,8 @@ static int mgmtdev_show(struct vdpactl *ctx, int argc, char **argv)
 	static const struct show_cmd show = {
 		.section = "mgmtdev",
 		.what = "mgmtdev show",
-		.usage = mgmtdev_usage,
+		.name = "MGMTDEV",
+		.usage = &mgmtdev_show_usage,
 		.get = get_mgmtdevs,
 	};
 

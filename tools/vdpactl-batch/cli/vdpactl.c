@@ -8,6 +8,7 @@
 
 #include "cli/log.h"
 #include "cli/opt.h"
+#include "cli/usage.h"
 #include "cli/vdpactl.h"
 #include "netlink/vsb_client.h"
 
@@ -18,6 +19,12 @@ static void usage(void)
 		"where  OBJECT := { load | compare | dev | mgmtdev | stats | inject }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -v[erbose] | -V[ersion] | -h[elp] }\n"
 		"-p implies -j; -v may be repeated (-vv traces every ioctl).\n"
+		"  load     time a multi-command CVQ load on one device\n"
+		"  compare  time loads on several devices, interleaved, side by side\n"
+		"  dev      show, add and delete vDPA devices; vdpa_sim_batch's settings\n"
+		"  mgmtdev  show vDPA management devices\n"
+		"  stats    a device's vendor statistics, as vdpa dev vstats show\n"
+		"  inject   run one fault-injection case on a device's CVQ\n"
 		"Exit status: 0 success, 1 failed operation, 2 wrong command line.\n");
 }
 
@@ -85,6 +92,8 @@ bool cmd_opts_ok(enum opt_result result, void (*usage_fn)(void), int *status)
 		*status = CMD_OK;
 		return false;
 	case OPT_ERROR:
+		/* What was wrong is said: then the command's usage. */
+		usage_fn();
 		break;
 	}
 	*status = CMD_USAGE;
@@ -96,12 +105,11 @@ int cmd_show(struct vdpactl *ctx, int argc, char **argv,
 {
 	const char *name = argc ? argv[0] : NULL;
 	struct vdpa_client *nl;
-	int err;
+	int err, status;
 
-	if (argc > 1) {
-		show->usage();
-		return CMD_USAGE;
-	}
+	if (usage_words_wrong(show->usage, show->what, argc, argv, 0, 1,
+			      show->name, &status))
+		return status;
 	if (vdpactl_netlink(ctx, &nl))
 		return CMD_FAIL;
 	print_section_open(&ctx->out, show->section);
@@ -164,8 +172,7 @@ int cmd_dispatch(struct vdpactl *ctx, const char *level, const struct cmd *cmds,
 		usage_fn();
 		return CMD_USAGE;
 	}
-	if (!strcmp(argv[0], "help") || !strcmp(argv[0], "-h") ||
-	    !strcmp(argv[0], "--help")) {
+	if (usage_is_help(argv[0])) {
 		usage_fn();
 		return CMD_OK;
 	}

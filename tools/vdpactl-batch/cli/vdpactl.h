@@ -11,6 +11,7 @@
 #include "cli/opt.h"
 #include "cli/output.h"
 #include "cli/sysfs_dev.h"
+#include "cli/usage.h"
 #include "netlink/vdpa_client.h"
 
 #ifndef VDPACTL_VERSION
@@ -62,7 +63,8 @@ int cmd_dispatch(struct vdpactl *ctx, const char *level, const struct cmd *cmds,
 /*
  * What opt_parse()'s @result means for a command: true to go on;
  * otherwise *status is its exit status (CMD_OK after @usage printed the
- * help that was asked for, CMD_USAGE after an error already reported).
+ * help that was asked for, CMD_USAGE after the error opt_parse()
+ * reported and @usage).
  */
 bool cmd_opts_ok(enum opt_result result, void (*usage)(void), int *status);
 
@@ -70,7 +72,8 @@ bool cmd_opts_ok(enum opt_result result, void (*usage)(void), int *status);
 struct show_cmd {
 	const char *section; /* JSON section, e.g. "dev" */
 	const char *what; /* for messages, e.g. "dev show" */
-	void (*usage)(void);
+	const char *name; /* what the word names, e.g. "DEV" */
+	const struct usage *usage;
 	/* Asks for @name (NULL: all) and prints each object. */
 	int (*get)(struct vdpactl *ctx, struct vdpa_client *nl,
 		   const char *name);

@@ -53,6 +53,24 @@ static const struct cli_case cases[] = {
 	{ CMD_OK, "mgmtdev help" },
 	{ CMD_OK, "stats help" },
 	{ CMD_OK, "stats vdpa0 help" },
+	{ CMD_OK, "dev show help" },
+	{ CMD_OK, "dev list help" },
+	{ CMD_OK, "dev config show help" },
+	{ CMD_OK, "dev set help" },
+	{ CMD_OK, "dev batching help" },
+	{ CMD_OK, "dev cost help" },
+	{ CMD_OK, "dev state help" },
+	{ CMD_OK, "dev link help" },
+	{ CMD_OK, "dev announce help" },
+	{ CMD_OK, "mgmtdev show help" },
+	{ CMD_OK, "mgmtdev list help" },
+	{ CMD_OK, "inject help" },
+	{ CMD_OK, "inject list help" },
+	{ CMD_OK, "inject next-loop --help" },
+	{ CMD_OK, "compare --count 30 help" },
+	{ CMD_USAGE, "inject list -j" },
+	{ CMD_USAGE, "inject list extra" },
+	{ CMD_USAGE, "inject" },
 	/* load: arguments */
 	{ CMD_USAGE, "load" },
 	{ CMD_USAGE, "load --dev vdpa0" },
@@ -474,12 +492,75 @@ static void dev_add_reads_iproute2_numbers(void **state)
 	free(err);
 }
 
+/*
+ * A usage error says what was wrong in one line, then shows the usage of
+ * that command alone: never another command's, never all of them.
+ */
+static void usage_errors_say_what_was_wrong(void **state)
+{
+	static const struct {
+		const char *cmdline, *error, *usage, *not_shown;
+	} errs[] = {
+		{ "dev del a b", "dev del: unexpected \"b\" after DEV",
+		  "Usage: vdpactl-batch dev del DEV", "dev add" },
+		{ "dev show a b", "dev show: unexpected \"b\" after DEV",
+		  "Usage: vdpactl-batch dev { show | list }", "dev del" },
+		{ "dev set", "dev set: name DEV expected",
+		  "Usage: vdpactl-batch dev set name DEV", "dev add" },
+		{ "dev state a b", "dev state: unexpected \"b\"",
+		  "Usage: vdpactl-batch dev state [ DEV ]", "dev batching" },
+		{ "dev link vdpa0", "dev link: DEV { up | down } expected",
+		  "Usage: vdpactl-batch dev link DEV", "dev announce" },
+		{ "dev add name x mgmtdev vdpasim_net mtu 5",
+		  "dev add: mtu 5 is out of range",
+		  "Usage: vdpactl-batch dev add name NAME", "dev del" },
+		{ "mgmtdev show a b", "mgmtdev show: unexpected \"b\"",
+		  "Usage: vdpactl-batch mgmtdev", "dev add" },
+		{ "inject list -j",
+		  "inject list: unexpected \"-j\": vdpactl-batch's options go "
+		  "before the object",
+		  "Usage: vdpactl-batch inject list", "CASE" },
+		{ "inject list extra", "inject list: unexpected \"extra\"",
+		  "Usage: vdpactl-batch inject list", "CASE" },
+		{ "inject next",
+		  "inject: case \"next\" is ambiguous: "
+		  "next-loop, next-range",
+		  "Usage: vdpactl-batch inject CASE", "dev show" },
+		{ "inject no-such-case", "inject: no case \"no-such-case\"",
+		  "Usage: vdpactl-batch inject CASE", "dev show" },
+	};
+	unsigned int i;
+	char *out, *err;
+
+	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+		assert_int_equal(run_cli_io(*state, errs[i].cmdline, &out,
+					    &err),
+				 CMD_USAGE);
+		/* The error first, on a line of its own. */
+		if (strncmp(err, "vdpactl-batch: ", 15) ||
+		    strncmp(err + 15, errs[i].error, strlen(errs[i].error)))
+			fail_msg(
+				"\"%s\": stderr does not start with \"%s\":\n%s",
+				errs[i].cmdline, errs[i].error, err);
+		expect_contains(strchr(err, '\n'), errs[i].usage);
+		if (strstr(err, errs[i].not_shown))
+			fail_msg("\"%s\": usage shows \"%s\":\n%s",
+				 errs[i].cmdline, errs[i].not_shown, err);
+		assert_string_equal(out, "");
+		free(out);
+		free(err);
+	}
+}
+
 static void bare_commands_print_usage(void **state)
 {
 	char *out, *err;
 
 	assert_int_equal(run_cli_io(*state, "", &out, &err), CMD_OK);
 	expect_contains(err, "Usage: vdpactl-batch [ OPTIONS ] OBJECT");
+	/* One line per object says what it is for. */
+	expect_contains(err, "\n  compare  time loads on several devices");
+	expect_contains(err, "\n  inject   run one fault-injection case");
 	assert_string_equal(out, "");
 	free(out);
 	free(err);
@@ -1202,6 +1283,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(exit_statuses),
 		cmocka_unit_test(dev_add_reads_iproute2_numbers),
+		cmocka_unit_test(usage_errors_say_what_was_wrong),
 		cmocka_unit_test(bare_commands_print_usage),
 		cmocka_unit_test(ambiguous_prefixes_list_candidates),
 		cmocka_unit_test(load_reports_timings_and_counters),
