@@ -520,6 +520,7 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 	else
 		print_table(&ctx->out, c);
 	warn_unlike_work(c);
+	ctx->keep_output = c->failed;
 	status = c->failed ? CMD_FAIL : CMD_OK;
 out:
 	release(c);

@@ -112,6 +112,11 @@ static int locate(struct vdpactl *ctx, const char *dev,
 		}
 		dev = names[0];
 	}
+	if (!vdpa_name_valid(dev)) {
+		pr_err("inject: --dev \"%s\" is not a vdpa device name (1 to %d characters, no '/')",
+		       dev, VDPA_NAME_LEN - 1);
+		return CMD_USAGE;
+	}
 	return vdpa_locate_vhost(&ctx->roots, dev, loc) ? CMD_FAIL : CMD_OK;
 }
 

@@ -201,8 +201,10 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 			err = fill_report(link.bench, &report);
 		if (!err)
 			print_load_report(&ctx->out, &report);
-		if (report.failed)
+		if (report.failed) {
+			ctx->keep_output = !err;
 			err = -EIO;
+		}
 		load_session_close(session);
 	}
 	bench_destroy(link.bench);

@@ -80,6 +80,23 @@ size_t load_common_opts(struct load_args *a, struct opt *opts)
 bool load_args_valid(const char *cmd, const struct load_args *a)
 {
 	const struct load_config *cfg = &a->cfg;
+	unsigned int i, j;
+
+	/* Whole names: a copy to a name buffer must not cut one. */
+	for (i = 0; i < a->n_devs; i++) {
+		if (!vdpa_name_valid(a->devs[i])) {
+			pr_err("%s: --dev \"%s\" is not a vdpa device name (1 to %d characters, no '/')",
+			       cmd, a->devs[i], VDPA_NAME_LEN - 1);
+			return false;
+		}
+		for (j = 0; j < i; j++) {
+			if (!strcmp(a->devs[i], a->devs[j])) {
+				pr_err("%s: --dev %s is named twice", cmd,
+				       a->devs[i]);
+				return false;
+			}
+		}
+	}
 
 	if (cfg->ring == VQ_FORMAT_SPLIT && cfg->ring_size &&
 	    !is_power_of_2(cfg->ring_size)) {
@@ -132,20 +149,13 @@ int load_resolve_targets(struct vdpactl *ctx, const struct load_args *a,
 {
 	char names[LOAD_DEVS_MAX][VDPA_NAME_LEN];
 	struct vdpa_client *nl;
-	unsigned int i, j;
+	unsigned int i;
 	int err;
 
 	err = list_targets(ctx, a, names, n);
 	if (err)
 		return err;
 	for (i = 0; i < *n; i++) {
-		for (j = 0; j < i; j++) {
-			if (!strcmp(names[i], names[j])) {
-				pr_err("vdpa device %s is named twice",
-				       names[i]);
-				return -EINVAL;
-			}
-		}
 		err = vdpa_locate_vhost(&ctx->roots, names[i], &targets[i].loc);
 		if (err)
 			return err;

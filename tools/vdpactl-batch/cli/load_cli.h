@@ -53,7 +53,8 @@ size_t load_common_opts(struct load_args *a, struct opt *opts);
 
 /*
  * What the options allow only together: false (printed, naming @cmd) for
- * a split ring whose --ring-size is not a power of 2.
+ * a --dev that is no device name or is named twice, or a split ring
+ * whose --ring-size is not a power of 2.
  */
 bool load_args_valid(const char *cmd, const struct load_args *a);
 

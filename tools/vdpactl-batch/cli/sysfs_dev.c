@@ -16,7 +16,7 @@
 
 #define VHOST_CHILD_PREFIX "vhost-vdpa-"
 
-static bool name_is_valid(const char *name)
+bool vdpa_name_valid(const char *name)
 {
 	return name[0] && strlen(name) < VDPA_NAME_LEN && !strchr(name, '/') &&
 	       strcmp(name, ".") && strcmp(name, "..");
@@ -67,7 +67,7 @@ int vdpa_locate(const struct sysfs_roots *roots, const char *name,
 {
 	char dev_dir[VDPA_PATH_LEN];
 
-	if (!name_is_valid(name))
+	if (!vdpa_name_valid(name))
 		return -EINVAL;
 	*loc = (struct vdpa_location){ 0 };
 	snprintf(loc->name, sizeof(loc->name), "%s", name);

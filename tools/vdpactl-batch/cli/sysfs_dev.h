@@ -26,6 +26,12 @@ struct vdpa_location {
 	char chardev[VDPA_PATH_LEN]; /* empty unless bound to vhost_vdpa */
 };
 
+/*
+ * Could @name be a vdpa device: 1 to VDPA_NAME_LEN - 1 bytes, not "." or
+ * "..", no '/'? Checked before any copy that could cut it.
+ */
+bool vdpa_name_valid(const char *name);
+
 /* Quiet: 0, -EINVAL for a bad name, -ENODEV if there is no such device. */
 int vdpa_locate(const struct sysfs_roots *roots, const char *name,
 		struct vdpa_location *loc);

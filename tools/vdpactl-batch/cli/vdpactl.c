@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/log.h"
@@ -257,6 +258,35 @@ static int parse_global(struct vdpactl *ctx, int argc, char **argv,
 	return i;
 }
 
+/*
+ * With -j, stdout gets one JSON document from a command that succeeded
+ * (or found what inject reports), the partial report of a load that
+ * failed after some rounds (it says so), and nothing from any other
+ * failure: a script tells "failed" from "empty". The document is held
+ * until the command ends.
+ */
+static int run_json(struct vdpactl *ctx, int argc, char **argv)
+{
+	FILE *out = ctx->out.f, *held;
+	char *buf = NULL;
+	size_t len = 0;
+	int status;
+
+	held = open_memstream(&buf, &len);
+	if (!held) {
+		pr_errno(errno, "hold the JSON output");
+		return CMD_FAIL;
+	}
+	output_init(&ctx->out, held, true, ctx->pretty);
+	status = cmd_dispatch(ctx, NULL, objects, argc, argv, usage, NULL);
+	fclose(held);
+	if ((status != CMD_FAIL && status != CMD_USAGE) || ctx->keep_output)
+		fwrite(buf, 1, len, out);
+	free(buf);
+	output_init(&ctx->out, out, true, ctx->pretty);
+	return status;
+}
+
 int vdpactl_run(struct vdpactl *ctx, int argc, char **argv)
 {
 	enum global_result result;
@@ -275,7 +305,9 @@ int vdpactl_run(struct vdpactl *ctx, int argc, char **argv)
 	/* Like bpftool, -p means pretty JSON. */
 	if (ctx->pretty)
 		ctx->json = true;
-	output_init(&ctx->out, ctx->out.f, ctx->json, ctx->pretty);
+	if (ctx->json)
+		return run_json(ctx, argc - used, argv + used);
+	output_init(&ctx->out, ctx->out.f, false, false);
 	return cmd_dispatch(ctx, NULL, objects, argc - used, argv + used, usage,
 			    NULL);
 }

@@ -35,6 +35,8 @@ struct vdpactl {
 	bool nl_open;
 	struct vdpa_client vsb; /* vdpa_sim_batch's own family */
 	bool vsb_open;
+	/* The command failed, but its JSON is a report of what it did. */
+	bool keep_output;
 };
 
 struct cmd {

@@ -118,7 +118,15 @@ static const struct cli_case cases[] = {
 	{ CMD_FAIL, "load --count 30 --dev vdpa9" },
 	{ CMD_FAIL, "load --count 30 --dev vdpa1" }, /* virtio_vdpa */
 	{ CMD_FAIL, "load --count 30 --dev vdpa4" }, /* unbound */
-	{ CMD_FAIL, "load --count 30 --dev ../vdpa0" },
+	{ CMD_USAGE, "load --count 30 --dev ../vdpa0" },
+	{ CMD_USAGE, "load --count 30 --dev=" },
+	{ CMD_USAGE, "load --count 30 --dev a/b" },
+	/* longer than 63 bytes: refused whole, never cut */
+	{ CMD_USAGE,
+	  "load --count 30 --dev "
+	  "vdpa0123456789012345678901234567890123456789012345678901234567890" },
+	{ CMD_USAGE, "inject next-loop --dev ../vdpa0" },
+	{ CMD_USAGE, "load --count 30 --dev vdpa0 --dev vdpa0" },
 	{ CMD_FAIL, "load --count 30 --dev vdpa2" }, /* NACK */
 	{ CMD_FAIL, "load --count 30 --dev vdpa5" }, /* busy */
 	/* compare */
@@ -128,7 +136,7 @@ static const struct cli_case cases[] = {
 	{ CMD_OK, "compare --count 30 --rounds 10 --dev vdpa0" },
 	{ CMD_OK, "compare --count 30 --rounds 10 --dev vdpa0 --csv" },
 	{ CMD_USAGE, "-j compare --count 30 --dev vdpa0 --csv" },
-	{ CMD_FAIL, "compare --count 30 --dev vdpa0 --dev vdpa0" },
+	{ CMD_USAGE, "compare --count 30 --dev vdpa0 --dev vdpa0" },
 	{ CMD_FAIL, "compare --count 30 --rounds 2" }, /* vdpa5 is busy */
 	{ CMD_FAIL, "compare --count 30 --dev vdpa0 --dev vdpa1" },
 	{ CMD_OK, "compare --count 30 --rounds 3 --dev vdpa0 --cpu" },
@@ -550,6 +558,41 @@ static void usage_errors_say_what_was_wrong(void **state)
 		free(out);
 		free(err);
 	}
+}
+
+/*
+ * With -j a failed command prints nothing on stdout, so that a script
+ * tells "failed" (exit status, no JSON) from "empty" (exit 0, an empty
+ * object), whatever the command.
+ */
+static void json_failures_print_nothing(void **state)
+{
+	static const char *const failing[] = {
+		"-j dev show vdpa9",
+		"-j dev config show vdpa9",
+		"-j mgmtdev show nosuch",
+		"-j stats vdpa9",
+		"-j stats vdpa3",
+		"-j dev state vdpa9",
+		"-j dev batching vdpa2",
+		"-j dev cost vdpa2",
+		"-j load --count 30 --dev vdpa9",
+		"-j load --count 30 --dev vdpa1",
+		"-j compare --count 30 --dev vdpa0 --dev vdpa1",
+		"-j inject next-loop --dev vdpa9",
+	};
+	unsigned int i, wrong = 0;
+	char *out;
+
+	for (i = 0; i < sizeof(failing) / sizeof(failing[0]); i++) {
+		assert_int_not_equal(run_cli(*state, failing[i], &out), CMD_OK);
+		if (out[0]) {
+			print_error("\"%s\" printed: %s\n", failing[i], out);
+			wrong++;
+		}
+		free(out);
+	}
+	assert_int_equal(wrong, 0);
 }
 
 static void bare_commands_print_usage(void **state)
@@ -1284,6 +1327,7 @@ int main(void)
 		cmocka_unit_test(exit_statuses),
 		cmocka_unit_test(dev_add_reads_iproute2_numbers),
 		cmocka_unit_test(usage_errors_say_what_was_wrong),
+		cmocka_unit_test(json_failures_print_nothing),
 		cmocka_unit_test(bare_commands_print_usage),
 		cmocka_unit_test(ambiguous_prefixes_list_candidates),
 		cmocka_unit_test(load_reports_timings_and_counters),
