@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/interrupt.h"
 #include "cli/load_cli.h"
 #include "cli/load_report.h"
 #include "cli/log.h"
@@ -58,8 +59,9 @@ struct compare {
 	unsigned int n_targets;
 	struct load_bench_link link;
 	struct bench *bench;
-	/* A load failed after whole rounds: their results are kept. */
+	/* A load failed (or a signal came) after whole rounds: kept. */
 	bool failed;
+	bool interrupted;
 	char failure[LOAD_NOTE_LEN];
 };
 
@@ -100,6 +102,7 @@ static int create_bench(struct vdpactl *ctx, struct compare *c)
 		.marks = true,
 		.cmds_times = cfg->cold,
 		.cpu = c->cpu,
+		.stop = &interrupt_signal,
 	};
 	const struct bench_hooks hooks = {
 		.arg = &c->link,
@@ -369,6 +372,7 @@ static void print_table(struct output *o, const struct compare *c)
 	close_json_array(o);
 	print_counters_text(o, c);
 	if (c->failed) {
+		print_bool(o, PRINT_JSON, "interrupted", NULL, c->interrupted);
 		open_json_object(o, "failed");
 		print_uint(o, PRINT_ANY, "after_rounds",
 			   "failed after %u rounds", b->rounds_done);
@@ -462,7 +466,7 @@ static void release(struct compare *c)
 int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 {
 	struct compare *c;
-	int status = CMD_FAIL;
+	int status = CMD_FAIL, err;
 
 	if (argc == 0) {
 		compare_usage();
@@ -503,12 +507,22 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 	if (create_bench(ctx, c) || open_all(ctx, c) ||
 	    bench_check_alike(c->bench))
 		goto out;
-	if (bench_run(c->bench)) {
-		/* Keep the whole rounds before the failure, if any. */
-		if (!c->bench->rounds_done)
-			goto out;
-		c->failed = true;
+	err = bench_run(c->bench);
+	c->interrupted = err == -EINTR;
+	if (c->interrupted)
+		snprintf(c->failure, sizeof(c->failure), "interrupted by %s",
+			 interrupt_name());
+	else if (err)
 		snprintf(c->failure, sizeof(c->failure), "%s", log_last_line());
+	if (err) {
+		/* Keep the whole rounds before the failure, if any. */
+		if (!c->bench->rounds_done) {
+			if (c->interrupted)
+				pr_err("compare: %s before a whole round",
+				       c->failure);
+			goto out;
+		}
+		c->failed = true;
 	}
 	/* Every row against the baseline device's serial run. */
 	if (bench_summarize(c->bench, (int)(c->baseline * MODES)))
@@ -523,6 +537,8 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 	ctx->keep_output = c->failed;
 	status = c->failed ? CMD_FAIL : CMD_OK;
 out:
+	if (c->interrupted)
+		status = interrupt_status();
 	release(c);
 	return status;
 }

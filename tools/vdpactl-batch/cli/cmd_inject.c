@@ -177,6 +177,8 @@ int cmd_inject(struct vdpactl *ctx, int argc, char **argv)
 	if (inject_run(c, &o, &obs))
 		return CMD_FAIL;
 	inject_print_result(&ctx->out, loc.name, c, &obs);
+	/* Not applicable and deviated are findings, reported in full. */
+	ctx->keep_output = true;
 	if (obs.skipped)
 		return CMD_NOT_APPLICABLE;
 	return obs.ok ? CMD_OK : CMD_DEVIATION;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/interrupt.h"
 #include "cli/load_cli.h"
 #include "cli/load_extras.h"
 #include "cli/load_report.h"
@@ -50,6 +51,7 @@ static int create_bench(struct vdpactl *ctx, const struct load_args *a,
 		.modes = { a->cfg.mode },
 		.n_modes = 1,
 		.cmds_times = a->cfg.cold,
+		.stop = &interrupt_signal,
 	};
 	const struct bench_hooks hooks = {
 		.arg = link,
@@ -75,12 +77,19 @@ static int run_rounds(struct vdpactl *ctx, struct bench *b,
 	if (err)
 		return err;
 	err = bench_run(b);
+	r->interrupted = err == -EINTR;
+	if (r->interrupted)
+		snprintf(r->failure, sizeof(r->failure), "interrupted by %s",
+			 interrupt_name());
+	else if (err)
+		snprintf(r->failure, sizeof(r->failure), "%s", log_last_line());
 	if (err && b->rounds_done) {
 		r->failed = true;
 		r->loads_done = b->rounds_done;
-		snprintf(r->failure, sizeof(r->failure), "%s", log_last_line());
 		return 0;
 	}
+	if (r->interrupted)
+		pr_err("load: %s before a whole load", r->failure);
 	if (!err)
 		err = load_extras_end(ctx, x);
 	if (err)
@@ -110,7 +119,8 @@ static int fill_report(struct bench *b, struct load_report *r)
 	r->vstats_after = t->last;
 	if (t->has_vstats && r->failed)
 		snprintf(r->vstats_note, sizeof(r->vstats_note),
-			 "not read after the failed load");
+			 "not read after the %s",
+			 r->interrupted ? "interruption" : "failed load");
 	else if (!t->has_vstats)
 		load_vstats_note(r->vstats_note, sizeof(r->vstats_note),
 				 t->vstats_err);
@@ -209,5 +219,7 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 	}
 	bench_destroy(link.bench);
 	load_extras_free(&extras);
+	if (report.interrupted)
+		return interrupt_status();
 	return err ? CMD_FAIL : CMD_OK;
 }

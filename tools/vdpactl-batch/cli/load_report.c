@@ -267,6 +267,7 @@ void print_load_report(struct output *o, const struct load_report *r)
 		print_string(o, PRINT_ANY, "note", "\n  note: %s",
 			     r->info->note);
 	if (r->failed) {
+		print_bool(o, PRINT_JSON, "interrupted", NULL, r->interrupted);
 		open_json_object(o, "failed");
 		print_uint(o, PRINT_ANY, "after_loads",
 			   "\n  failed after %u loads", r->loads_done);

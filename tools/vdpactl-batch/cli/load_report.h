@@ -31,8 +31,12 @@ struct load_report {
 	bool has_vring_base;
 	uint32_t vring_base_device;
 	uint32_t vring_base_driver;
-	/* A load failed after others: the report covers those before it. */
+	/*
+	 * A load failed, or a signal stopped the run (interrupted), after
+	 * others: the report covers those before it.
+	 */
 	bool failed;
+	bool interrupted;
 	unsigned int loads_done;
 	char failure[LOAD_NOTE_LEN];
 };

@@ -259,11 +259,12 @@ static int parse_global(struct vdpactl *ctx, int argc, char **argv,
 }
 
 /*
- * With -j, stdout gets one JSON document from a command that succeeded
- * (or found what inject reports), the partial report of a load that
- * failed after some rounds (it says so), and nothing from any other
- * failure: a script tells "failed" from "empty". The document is held
- * until the command ends.
+ * With -j, stdout gets one JSON document from a command that succeeded,
+ * or from one whose report stands although its status is not 0 (inject's
+ * findings, the rounds of a load that failed or was interrupted after
+ * some: the report says so), and nothing from any other failure: a
+ * script tells "failed" from "empty". The document is held until the
+ * command ends.
  */
 static int run_json(struct vdpactl *ctx, int argc, char **argv)
 {
@@ -280,7 +281,7 @@ static int run_json(struct vdpactl *ctx, int argc, char **argv)
 	output_init(&ctx->out, held, true, ctx->pretty);
 	status = cmd_dispatch(ctx, NULL, objects, argc, argv, usage, NULL);
 	fclose(held);
-	if ((status != CMD_FAIL && status != CMD_USAGE) || ctx->keep_output)
+	if (status == CMD_OK || ctx->keep_output)
 		fwrite(buf, 1, len, out);
 	free(buf);
 	output_init(&ctx->out, out, true, ctx->pretty);

@@ -35,7 +35,7 @@ struct vdpactl {
 	bool nl_open;
 	struct vdpa_client vsb; /* vdpa_sim_batch's own family */
 	bool vsb_open;
-	/* The command failed, but its JSON is a report of what it did. */
+	/* A status other than 0, but the JSON reports what was done. */
 	bool keep_output;
 };
 

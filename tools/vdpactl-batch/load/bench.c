@@ -334,6 +334,12 @@ static int run_one(struct bench *b, struct bench_run *run)
  * for page faults, cold caches and a worker that has never run. Not
  * counted, not marked for the instruction counter.
  */
+/* Before a load: has the caller asked to stop (a signal)? */
+static bool stop_asked(const struct bench *b)
+{
+	return b->cfg.stop && *b->cfg.stop;
+}
+
 static int warm_up(struct bench *b)
 {
 	unsigned int i;
@@ -346,6 +352,8 @@ static int warm_up(struct bench *b)
 
 		if (b->cfg.marks && b->ops.set_mark)
 			b->ops.set_mark(s, -1);
+		if (stop_asked(b))
+			return -EINTR;
 		err = b->ops.run(s, run->mode, NULL, b->cfg.count, &ns);
 		if (err)
 			return err;
@@ -399,6 +407,8 @@ int bench_run(struct bench *b)
 					run_at(b, round, t, step);
 
 				for (k = 0; k < b->cfg.turn; k++) {
+					if (stop_asked(b))
+						return -EINTR;
 					err = run_one(b, run);
 					if (err)
 						return err;

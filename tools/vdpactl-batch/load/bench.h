@@ -18,6 +18,7 @@
 #ifndef VDPACTL_BENCH_H
 #define VDPACTL_BENCH_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -82,6 +83,11 @@ struct bench_config {
 	/* CPU time around each load (load/cputime.h); @proc: "/proc". */
 	bool cpu;
 	const char *proc;
+	/*
+	 * Non-zero asks the engine to stop after the load in progress (a
+	 * signal handler sets it); NULL: never.
+	 */
+	const volatile sig_atomic_t *stop;
 };
 
 /* What a run's loads did; per run, over whole rounds. */
@@ -169,9 +175,9 @@ int bench_check_alike(const struct bench *b);
 
 /*
  * The warm-up, then the rounds. On failure the -errno of the load that
- * failed (printed by the session); the rounds completed before it stay
- * in rounds_done and the samples and tallies, and a round cut short
- * leaves nothing.
+ * failed (printed by the session), or -EINTR after a load when cfg.stop
+ * was set (quiet); the rounds completed before it stay in rounds_done
+ * and the samples and tallies, and a round cut short leaves nothing.
  */
 int bench_run(struct bench *b);
 

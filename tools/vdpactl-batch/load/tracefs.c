@@ -18,15 +18,39 @@
 /* Room per recorded event (header, fields, the device name) with slack. */
 #define TRACE_BYTES_PER_EVENT 128
 #define TRACE_BUFFER_KB_MIN 1024
-/* Per CPU: bounded so a huge run cannot eat a small machine's memory. */
-#define TRACE_BUFFER_KB_MAX (64 * 1024)
+/* All CPUs' buffers together: at most this, and a 16th of the memory. */
+#define TRACE_BUFFER_TOTAL_KB_MAX (256 * 1024)
 
-uint64_t trace_buffer_kb(uint64_t events)
+uint64_t trace_buffer_kb(uint64_t events, unsigned int cpus, uint64_t mem_kb)
 {
-	uint64_t kb =
+	uint64_t need =
 		events * TRACE_BYTES_PER_EVENT / 1024 + TRACE_BUFFER_KB_MIN;
+	uint64_t total = mem_kb / 16, per_cpu;
 
-	return kb > TRACE_BUFFER_KB_MAX ? TRACE_BUFFER_KB_MAX : kb;
+	/*
+	 * Every CPU gets the size written, and the device's worker may run
+	 * on any of them: the whole run's events must fit in one CPU's
+	 * buffer, and all of them together in the budget. What does not
+	 * fit is counted as lost in the report.
+	 */
+	if (total > TRACE_BUFFER_TOTAL_KB_MAX)
+		total = TRACE_BUFFER_TOTAL_KB_MAX;
+	per_cpu = total / (cpus ? cpus : 1);
+	if (per_cpu < TRACE_BUFFER_KB_MIN)
+		per_cpu = TRACE_BUFFER_KB_MIN;
+	return need < per_cpu ? need : per_cpu;
+}
+
+/* The machine's CPUs (each has a buffer) and memory, in KiB. */
+static void machine_size(unsigned int *cpus, uint64_t *mem_kb)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+	*cpus = n > 0 ? (unsigned int)n : 1;
+	*mem_kb = pages > 0 && page > 0 ?
+			  (uint64_t)pages * (uint64_t)page / 1024 :
+			  0;
 }
 
 static int write_file(const char *dir, const char *file, const char *value)
@@ -81,6 +105,8 @@ int trace_instance_start(struct trace_instance *t, const char *sys,
 			 uint64_t events, char *why, size_t why_len)
 {
 	char root[TRACEFS_PATH_LEN / 2], sysdir[TRACEFS_PATH_LEN + 32];
+	uint64_t mem_kb;
+	unsigned int cpus;
 	char kb[24];
 	int err;
 
@@ -102,7 +128,9 @@ int trace_instance_start(struct trace_instance *t, const char *sys,
 		trace_instance_remove(t);
 		return -ENOENT;
 	}
-	snprintf(kb, sizeof(kb), "%" PRIu64, trace_buffer_kb(events));
+	machine_size(&cpus, &mem_kb);
+	snprintf(kb, sizeof(kb), "%" PRIu64,
+		 trace_buffer_kb(events, cpus, mem_kb));
 	err = write_file(t->dir, "buffer_size_kb", kb);
 	if (!err)
 		err = write_file(t->dir, "events/" TRACE_SYSTEM_NAME "/enable",

@@ -42,7 +42,11 @@ void trace_instance_remove(struct trace_instance *t);
  */
 int trace_marker_open(const char *sys);
 
-/* The per-CPU buffer for @events, in KiB, within the tool's bounds. */
-uint64_t trace_buffer_kb(uint64_t events);
+/*
+ * The per-CPU buffer for @events, in KiB, on a machine of @cpus CPUs and
+ * @mem_kb of memory: room for them all, unless all CPUs' buffers would
+ * take more than 256 MiB or a 16th of the memory; 1 MiB at least.
+ */
+uint64_t trace_buffer_kb(uint64_t events, unsigned int cpus, uint64_t mem_kb);
 
 #endif

@@ -9,6 +9,7 @@
  * name does not exist. vdpa_sim_batch reports EPERM for changes to "vdpa3".
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,9 @@
 /* What the fake device has processed, across sessions, as vstats show. */
 static uint64_t fake_commands_done;
 static unsigned int fake_redundant_nth;
+
+/* A signal raised during the timed load of that number (1-based; 0: none). */
+static unsigned int fake_signal_load, fake_signal_no, fake_timed_loads;
 
 /* The last device a "dev add" asked for (names not kept). */
 static struct vdpa_dev_new_args fake_last_add;
@@ -45,6 +49,7 @@ static void fake_cost_reset(void)
 void fake_backend_reset(void)
 {
 	fake_commands_done = 0;
+	fake_timed_loads = 0;
 	fake_last_add = (struct vdpa_dev_new_args){ 0 };
 	fake_cost_reset();
 }
@@ -52,6 +57,12 @@ void fake_backend_reset(void)
 const struct vdpa_dev_new_args *fake_backend_last_add(void)
 {
 	return &fake_last_add;
+}
+
+void fake_backend_signal_at(unsigned int load, int signo)
+{
+	fake_signal_load = load;
+	fake_signal_no = (unsigned int)signo;
 }
 
 static bool known(const char *name)
@@ -453,6 +464,9 @@ int load_session_run_some(struct load_session *s, enum load_mode mode,
 		       s->name);
 		return -EIO;
 	}
+	/* As Ctrl-C in the middle of a load: it still completes. */
+	if (!s->warm_up && ++fake_timed_loads == fake_signal_load)
+		raise((int)fake_signal_no);
 	/* Parallel is a third faster, so speed-ups are easy to check. */
 	*elapsed_ns = (uint64_t)n * (mode == LOAD_MODE_SERIAL ? 4000 : 3000);
 	s->counters.loads++;

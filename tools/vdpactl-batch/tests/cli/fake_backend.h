@@ -15,6 +15,12 @@ void fake_backend_reset(void);
  */
 void fake_backend_redundant_every(unsigned int nth);
 
+/*
+ * Raises @signo during the @load-th timed load (1-based) of the runs that
+ * follow, across sessions; 0: never. A reset keeps the setting.
+ */
+void fake_backend_signal_at(unsigned int load, int signo);
+
 struct vdpa_dev_new_args;
 
 /*

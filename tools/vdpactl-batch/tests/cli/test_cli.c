@@ -5,6 +5,7 @@
  * status each must give, then checks of what some of them print.
  */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "cli/interrupt.h"
 #include "cli/vdpactl.h"
 #include "netlink/vdpa_msg.h"
 #include "tests/cli/fake_backend.h"
@@ -715,6 +717,66 @@ static void late_failure_keeps_samples(void **state)
  * A device that acks commands as redundant skipped their work: compare
  * warns, and its JSON counts them for scripts that must judge like work.
  */
+/*
+ * Ctrl-C or SIGTERM during a load: that load completes, no other starts,
+ * the loads before it are reported with "interrupted": true, and the
+ * exit status is 128 plus the signal's number.
+ */
+static void signal_reports_what_was_done(void **state)
+{
+	char *out, *err;
+
+	assert_int_equal(interrupt_install(), 0);
+	fake_backend_signal_at(3, SIGINT);
+	assert_int_equal(run_cli(*state,
+				 "-j load --count 30 --rounds 10 --dev vdpa0",
+				 &out),
+			 130);
+	/* The third load, under way when the signal came, completed. */
+	expect_contains(out, "\"total_commands\":90,");
+	expect_contains(out, "\"interrupted\":true,\"failed\":{"
+			     "\"after_loads\":3,\"of\":10,"
+			     "\"error\":\"interrupted by SIGINT\"}");
+	free(out);
+	interrupt_signal = 0;
+
+	/* compare's round 2 is cut short: round 1 is reported. */
+	fake_backend_signal_at(3, SIGTERM);
+	assert_int_equal(run_cli_io(*state,
+				    "-j compare --count 30 --rounds 10 "
+				    "--dev vdpa0",
+				    &out, &err),
+			 143);
+	expect_contains(out, "\"interrupted\":true,\"failed\":{"
+			     "\"after_rounds\":1,\"of\":10,"
+			     "\"error\":\"interrupted by SIGTERM\"}");
+	free(out);
+	free(err);
+	interrupt_signal = 0;
+
+	/* During the set-up: no load starts, nothing is reported. */
+	fake_backend_signal_at(0, 0);
+	interrupt_signal = SIGINT;
+	assert_int_equal(
+		run_cli_io(*state, "-j load --count 30 --rounds 10 --dev vdpa0",
+			   &out, &err),
+		130);
+	assert_string_equal(out, "");
+	expect_contains(err, "interrupted by SIGINT before a whole load");
+	free(out);
+	free(err);
+}
+
+static int signal_teardown(void **state)
+{
+	(void)state;
+	interrupt_signal = 0;
+	fake_backend_signal_at(0, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	return 0;
+}
+
 static void compare_counts_redundant_acks(void **state)
 {
 	char *out, *err;
@@ -1332,6 +1394,8 @@ int main(void)
 		cmocka_unit_test(ambiguous_prefixes_list_candidates),
 		cmocka_unit_test(load_reports_timings_and_counters),
 		cmocka_unit_test(late_failure_keeps_samples),
+		cmocka_unit_test_teardown(signal_reports_what_was_done,
+					  signal_teardown),
 		cmocka_unit_test(man_page_lists_every_json_key),
 		cmocka_unit_test(compare_table_csv_and_json),
 		cmocka_unit_test(compare_refuses_unlike_devices),

@@ -49,6 +49,8 @@ static struct fake_world {
 	struct fake_call calls[CALLS_MAX];
 	unsigned int n_calls;
 	unsigned int fail_at; /* that call (1-based) fails; 0: none */
+	unsigned int stop_at; /* a signal comes during that call */
+	volatile sig_atomic_t stop;
 	/* times[target][mode][k] of the k-th load; 0: 1000 ns */
 	uint64_t times[FAKES][BENCH_MODES_MAX][8];
 	unsigned int vstats_reads;
@@ -74,6 +76,8 @@ static int fake_run(void *session, enum load_mode mode,
 	};
 	for (i = 0; i < n && i < COUNT; i++)
 		c->order[i] = order ? order[i] : i;
+	if (w.n_calls == w.stop_at)
+		w.stop = SIGINT;
 	if (w.n_calls == w.fail_at) {
 		/* A failed load may have sent some commands: not counted. */
 		s->counters.commands += 1;
@@ -297,6 +301,41 @@ static void failure_keeps_whole_rounds(void **state)
 		assert_int_equal(run->total.vstats.entries[0].value, 2 * COUNT);
 		assert_true(run->has_spread);
 	}
+	bench_destroy(b);
+}
+
+/*
+ * A signal during a load: that load ends, no other starts, and the
+ * engine says -EINTR with the whole rounds before it kept, as after a
+ * failure; the round it cut short counts for nothing.
+ */
+static void stop_ends_after_the_load_in_progress(void **state)
+{
+	struct bench_config cfg = two_modes(5);
+	struct bench *b;
+	unsigned int i;
+
+	(void)state;
+	w.stop_at = 10; /* 2 targets x 2 modes: the 2nd load of round 3 */
+	cfg.stop = &w.stop;
+	b = make(&cfg, 2, &vstats_hooks);
+	assert_int_equal(bench_run(b), -EINTR);
+	assert_int_equal(w.n_calls, 10);
+	assert_int_equal(b->rounds_done, 2);
+	for (i = 0; i < b->n_runs; i++)
+		assert_int_equal(b->runs[i].n, 2);
+	bench_destroy(b);
+
+	/* Before the first round: nothing measured, the warm-up cut. */
+	memset(&w, 0, sizeof(w));
+	cfg = two_modes(5);
+	cfg.warm_up = true;
+	w.stop_at = 1;
+	cfg.stop = &w.stop;
+	b = make(&cfg, 2, &vstats_hooks);
+	assert_int_equal(bench_run(b), -EINTR);
+	assert_int_equal(w.n_calls, 1);
+	assert_int_equal(b->rounds_done, 0);
 	bench_destroy(b);
 }
 
@@ -580,6 +619,8 @@ int main(void)
 		cmocka_unit_test_setup(targets_rotate_modes_flip, reset),
 		cmocka_unit_test_setup(warm_up_is_untimed_and_uncounted, reset),
 		cmocka_unit_test_setup(failure_keeps_whole_rounds, reset),
+		cmocka_unit_test_setup(stop_ends_after_the_load_in_progress,
+				       reset),
 		cmocka_unit_test_setup(counters_deltas, reset),
 		cmocka_unit_test_setup(speedup_spread_on_known_data, reset),
 		cmocka_unit_test_setup(plan_hook_sends_only_planned, reset),
