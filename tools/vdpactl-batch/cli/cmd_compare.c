@@ -107,6 +107,7 @@ static int create_bench(struct vdpactl *ctx, struct compare *c)
 	const struct bench_hooks hooks = {
 		.arg = &c->link,
 		.read_vstats = load_bench_vstats,
+		.round_done = load_bench_progress,
 	};
 	int err;
 
@@ -507,7 +508,7 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 	if (create_bench(ctx, c) || open_all(ctx, c) ||
 	    bench_check_alike(c->bench))
 		goto out;
-	err = bench_run(c->bench);
+	err = load_bench_run(&c->link, "compare");
 	c->interrupted = err == -EINTR;
 	if (c->interrupted)
 		snprintf(c->failure, sizeof(c->failure), "interrupted by %s",

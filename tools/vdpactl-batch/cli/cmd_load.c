@@ -57,6 +57,7 @@ static int create_bench(struct vdpactl *ctx, const struct load_args *a,
 		.arg = link,
 		.read_vstats = load_bench_vstats,
 		.plan = x->skip.on ? plan_load : NULL,
+		.round_done = load_bench_progress,
 	};
 
 	*link = (struct load_bench_link){ .ctx = ctx, .data = x };
@@ -67,16 +68,17 @@ static int create_bench(struct vdpactl *ctx, const struct load_args *a,
  * The rounds, the extras around them and, unless a load failed, the ring
  * base. A load failing after others keeps what those measured.
  */
-static int run_rounds(struct vdpactl *ctx, struct bench *b,
+static int run_rounds(struct vdpactl *ctx, struct load_bench_link *link,
 		      struct load_report *r, struct load_extras *x)
 {
+	struct bench *b = link->bench;
 	const struct load_config *cfg = r->cfg;
 	int err;
 
 	err = load_extras_begin(ctx, x, cfg);
 	if (err)
 		return err;
-	err = bench_run(b);
+	err = load_bench_run(link, "load");
 	r->interrupted = err == -EINTR;
 	if (r->interrupted)
 		snprintf(r->failure, sizeof(r->failure), "interrupted by %s",
@@ -206,7 +208,7 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 		err = bench_add_target(link.bench, session, targets[0].loc.name,
 				       load_session_info(session));
 		if (!err)
-			err = run_rounds(ctx, link.bench, &report, &extras);
+			err = run_rounds(ctx, &link, &report, &extras);
 		if (!err)
 			err = fill_report(link.bench, &report);
 		if (!err)

@@ -211,3 +211,23 @@ int load_bench_vstats(void *link, unsigned int target,
 
 	return load_read_vstats(l->ctx, t->name, t->info->cvq_index, stats);
 }
+
+void load_bench_progress(void *link, unsigned int done, unsigned int rounds)
+{
+	struct load_bench_link *l = link;
+
+	(void)rounds;
+	progress_update(&l->progress, done, progress_now_ns());
+}
+
+int load_bench_run(struct load_bench_link *link, const char *what)
+{
+	int err;
+
+	progress_start(&link->progress,
+		       progress_wanted(stderr, link->ctx->json) ? stderr : NULL,
+		       what, link->bench->cfg.rounds, progress_now_ns());
+	err = bench_run(link->bench);
+	progress_end(&link->progress);
+	return err;
+}

@@ -7,6 +7,7 @@
 #define VDPACTL_LOAD_CLI_H
 
 #include "cli/opt.h"
+#include "cli/progress.h"
 #include "cli/vdpactl.h"
 #include "load/bench.h"
 #include "load/load.h"
@@ -77,6 +78,7 @@ struct load_bench_link {
 	struct vdpactl *ctx;
 	struct bench *bench;
 	void *data; /* the command's own */
+	struct progress progress;
 };
 
 /*
@@ -85,5 +87,14 @@ struct load_bench_link {
  */
 int load_bench_vstats(void *link, unsigned int target,
 		      struct vdpa_vstats *stats);
+
+/* A bench_hooks round_done for a struct load_bench_link: its progress. */
+void load_bench_progress(void *link, unsigned int done, unsigned int rounds);
+
+/*
+ * Runs @link's engine with a progress line on a terminal (not with -j),
+ * named @what; bench_run()'s result.
+ */
+int load_bench_run(struct load_bench_link *link, const char *what);
 
 #endif

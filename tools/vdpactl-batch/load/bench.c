@@ -416,6 +416,9 @@ int bench_run(struct bench *b)
 			}
 		}
 		commit_round(b);
+		if (b->hooks.round_done)
+			b->hooks.round_done(b->hooks.arg, b->rounds_done,
+					    b->cfg.rounds);
 	}
 	if (vstats_per_load(b))
 		return 0;

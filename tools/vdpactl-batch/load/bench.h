@@ -60,6 +60,8 @@ struct bench_hooks {
 	 */
 	unsigned int (*plan)(void *arg, unsigned int target,
 			     const unsigned int **order);
+	/* After each whole round: @done of @rounds (a progress line). */
+	void (*round_done)(void *arg, unsigned int done, unsigned int rounds);
 };
 
 struct bench_config {
