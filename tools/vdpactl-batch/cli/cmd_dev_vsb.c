@@ -43,12 +43,18 @@ static int ignore_dev(const struct vdpa_dev_info *info, void *data)
 }
 
 /* Does the vdpa family know @dev? Then it is just not a module device. */
-static bool vdpa_dev_exists(struct vdpactl *ctx, const char *dev)
+/*
+ * Does vdpa know @dev: 0 yes, -ENODEV no, another -errno if it could not
+ * be asked (ctx->nl.why says why).
+ */
+static int vdpa_dev_known(struct vdpactl *ctx, const char *dev)
 {
 	struct vdpa_client *nl;
+	int err = vdpactl_netlink_quiet(ctx, &nl);
 
-	return !vdpactl_netlink(ctx, &nl) &&
-	       vdpa_client_dev_get(nl, dev, ignore_dev, NULL) != -ENODEV;
+	if (!err)
+		err = vdpa_client_dev_get(nl, dev, ignore_dev, NULL);
+	return err;
 }
 
 int vsb_open_for(struct vdpactl *ctx, const char *what, const char *dev,
@@ -57,11 +63,10 @@ int vsb_open_for(struct vdpactl *ctx, const char *what, const char *dev,
 	int err = vdpactl_vsb(ctx, vsb);
 
 	if (err == -ENOENT)
-		pr_err("%s %s: not offered by this device (no \"%s\" netlink family; is vdpa_sim_batch loaded?)",
-		       what, dev, VSB_GENL_NAME);
+		pr_err("%s %s: not offered by this device (%s)", what, dev,
+		       ctx->vsb.why);
 	else if (err)
-		pr_errno(err, "%s %s: open the \"%s\" netlink family", what,
-			 dev, VSB_GENL_NAME);
+		pr_err("%s %s: %s", what, dev, ctx->vsb.why);
 	return err;
 }
 
@@ -281,11 +286,19 @@ static int print_state(const struct vsb_state *st, void *data)
 static int state_absent(struct vdpactl *ctx, const struct vdpa_client *vsb,
 			const char *dev, int err)
 {
-	if (dev && !vdpa_dev_exists(ctx, dev)) {
+	int known = dev ? vdpa_dev_known(ctx, dev) : 0;
+
+	if (known == -ENODEV) {
 		pr_err("dev state %s: no such vdpa device", dev);
 		return CMD_FAIL;
 	}
-	vsb_note_absent(vsb, dev ? dev : "dev state", "state", err, NULL);
+	/* Could not ask: say so, rather than "no such device". */
+	if (known) {
+		pr_err("dev state %s: could not ask whether the device exists: %s",
+		       dev, ctx->nl.why[0] ? ctx->nl.why : strerror(-known));
+		return CMD_FAIL;
+	}
+	vsb_note_absent(ctx, vsb, dev ? dev : "dev state", "state", err, NULL);
 	return CMD_OK;
 }
 
@@ -320,14 +333,14 @@ int cmd_dev_state(struct vdpactl *ctx, int argc, char **argv)
 	return CMD_OK;
 }
 
-void vsb_note_absent(const struct vdpa_client *client, const char *dev,
+void vsb_note_absent(const struct vdpactl *ctx,
+		     const struct vdpa_client *client, const char *dev,
 		     const char *what, int err, const char *consequence)
 {
 	char why[NL_EXTACK_LEN + 64];
 
-	if (err == -ENOENT && !client)
-		snprintf(why, sizeof(why), "no \"%s\" netlink family",
-			 VSB_GENL_NAME);
+	if (!client && ctx->vsb.err)
+		snprintf(why, sizeof(why), "%s", ctx->vsb.why);
 	else if (client && client->nl.extack[0])
 		snprintf(why, sizeof(why), "%s: %s", strerror(-err),
 			 client->nl.extack);

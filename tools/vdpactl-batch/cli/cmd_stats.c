@@ -177,7 +177,7 @@ int cmd_stats(struct vdpactl *ctx, int argc, char **argv)
 		return CMD_FAIL;
 	}
 	if (!module.have)
-		vsb_note_absent(module.client, dev, "module statistics",
+		vsb_note_absent(ctx, module.client, dev, "module statistics",
 				module.absent_err, NULL);
 	if (vs_err)
 		fprintf(stderr,

@@ -161,10 +161,15 @@ int load_resolve_targets(struct vdpactl *ctx, const struct load_args *a,
 			return err;
 		/* Only for the report: a load needs no netlink. */
 		snprintf(targets[i].mgmtdev, sizeof(targets[i].mgmtdev), "?");
-		if (!vdpactl_netlink(ctx, &nl))
+		if (!vdpactl_netlink_quiet(ctx, &nl))
 			vdpa_client_dev_get(nl, names[i], remember_mgmtdev,
 					    &targets[i]);
 	}
+	/* Once, and as what it is: a note, not an error. */
+	if (ctx->nl.err)
+		fprintf(stderr,
+			"note: %s; the report has no management device and no vendor counters\n",
+			ctx->nl.why);
 	return 0;
 }
 
@@ -173,9 +178,9 @@ int load_read_vstats(struct vdpactl *ctx, const char *dev, uint32_t qidx,
 {
 	struct vdpa_client *nl;
 
-	if (!ctx->nl_open)
+	if (!ctx->nl.open)
 		return -ENOTCONN;
-	nl = &ctx->nl;
+	nl = &ctx->nl.client;
 	return vdpa_client_vstats_get(nl, dev, qidx, stats);
 }
 

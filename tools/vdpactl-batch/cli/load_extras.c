@@ -69,7 +69,7 @@ static int seed_model(struct vdpactl *ctx, struct load_extras *x,
 		k->from_module = true;
 		return 0;
 	}
-	vsb_note_absent(vsb, x->dev, "module state", state_err,
+	vsb_note_absent(ctx, vsb, x->dev, "module state", state_err,
 			"--skip-unchanged uses the config space MAC only");
 	err = vdpactl_netlink(ctx, &nl);
 	if (!err)
@@ -92,7 +92,7 @@ static void start_trace(struct vdpactl *ctx, struct load_extras *x,
 	int err;
 
 	if (state_err) {
-		vsb_note_absent(vsb, x->dev, "tracing", state_err, NULL);
+		vsb_note_absent(ctx, vsb, x->dev, "tracing", state_err, NULL);
 		return;
 	}
 	err = trace_instance_start(&x->trace.inst, ctx->roots.sys, events, why,

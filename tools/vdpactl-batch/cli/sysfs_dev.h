@@ -18,6 +18,7 @@
 struct sysfs_roots {
 	const char *sys;
 	const char *dev;
+	const char *proc;
 };
 
 struct vdpa_location {

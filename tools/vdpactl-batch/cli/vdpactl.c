@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/log.h"
 #include "cli/opt.h"
@@ -32,7 +34,7 @@ static void usage(void)
 void vdpactl_init(struct vdpactl *ctx)
 {
 	*ctx = (struct vdpactl){
-		.roots = { .sys = "/sys", .dev = "/dev" },
+		.roots = { .sys = "/sys", .dev = "/dev", .proc = "/proc" },
 	};
 	output_init(&ctx->out, stdout, false, false);
 	log_to_stderr();
@@ -40,47 +42,102 @@ void vdpactl_init(struct vdpactl *ctx)
 
 void vdpactl_fini(struct vdpactl *ctx)
 {
-	if (ctx->nl_open)
-		vdpa_client_close(&ctx->nl);
-	ctx->nl_open = false;
-	if (ctx->vsb_open)
-		vdpa_client_close(&ctx->vsb);
-	ctx->vsb_open = false;
+	if (ctx->nl.open)
+		vdpa_client_close(&ctx->nl.client);
+	if (ctx->vsb.open)
+		vdpa_client_close(&ctx->vsb.client);
+	ctx->nl = (struct family){ 0 };
+	ctx->vsb = (struct family){ 0 };
 	fflush(ctx->out.f);
+}
+
+/* Is this process in another network namespace than init's? */
+static bool in_child_netns(const struct sysfs_roots *roots)
+{
+	char self[VDPA_PATH_LEN], init[VDPA_PATH_LEN];
+	struct stat a, b;
+
+	snprintf(self, sizeof(self), "%s/self/ns/net", roots->proc);
+	snprintf(init, sizeof(init), "%s/1/ns/net", roots->proc);
+	/* Unknown (init's is root's to see) counts as no. */
+	if (stat(self, &a) || stat(init, &b))
+		return false;
+	return a.st_dev != b.st_dev || a.st_ino != b.st_ino;
+}
+
+/*
+ * Why the kernel has no generic netlink family of @module's here. The
+ * vdpa families are not namespace-aware (netnsok false): outside the
+ * initial network namespace they are invisible, loaded or not.
+ */
+static void family_why(const struct sysfs_roots *roots, const char *family,
+		       const char *module, char *why, size_t len)
+{
+	char dir[VDPA_PATH_LEN];
+
+	snprintf(dir, sizeof(dir), "%s/module/%s", roots->sys, module);
+	if (in_child_netns(roots))
+		snprintf(
+			why, len,
+			"the \"%s\" netlink family is not visible in this network namespace (only in the initial one)",
+			family);
+	else if (access(dir, F_OK))
+		snprintf(
+			why, len,
+			"no \"%s\" netlink family: the %s module is not loaded",
+			family, module);
+	else
+		snprintf(why, len, "no \"%s\" netlink family", family);
+}
+
+/*
+ * Opens a family once: a failure is kept, with why, so that it is
+ * neither retried nor told twice.
+ */
+static int open_family(struct vdpactl *ctx, struct family *f,
+		       int (*open_fn)(struct vdpa_client *c), const char *name,
+		       const char *module)
+{
+	if (f->open || f->err)
+		return f->err;
+	f->err = open_fn(&f->client);
+	if (f->err == -ENOENT)
+		family_why(&ctx->roots, name, module, f->why, sizeof(f->why));
+	else if (f->err)
+		snprintf(f->why, sizeof(f->why),
+			 "open the \"%s\" netlink family: %s", name,
+			 strerror(-f->err));
+	f->open = !f->err;
+	return f->err;
+}
+
+int vdpactl_netlink_quiet(struct vdpactl *ctx, struct vdpa_client **client)
+{
+	int err = open_family(ctx, &ctx->nl, vdpa_client_open, VDPA_GENL_NAME,
+			      "vdpa");
+
+	*client = err ? NULL : &ctx->nl.client;
+	return err;
 }
 
 int vdpactl_netlink(struct vdpactl *ctx, struct vdpa_client **client)
 {
-	int err;
+	int err = vdpactl_netlink_quiet(ctx, client);
 
-	if (!ctx->nl_open) {
-		err = vdpa_client_open(&ctx->nl);
-		if (err == -ENOENT) {
-			pr_err("netlink family \"%s\" not found (is the vdpa module loaded?)",
-			       VDPA_GENL_NAME);
-			return err;
-		}
-		if (err)
-			return pr_errno(err, "open the \"%s\" netlink family",
-					VDPA_GENL_NAME);
-		ctx->nl_open = true;
+	if (err && !ctx->nl.told) {
+		pr_err("%s", ctx->nl.why);
+		ctx->nl.told = true;
 	}
-	*client = &ctx->nl;
-	return 0;
+	return err;
 }
 
 int vdpactl_vsb(struct vdpactl *ctx, struct vdpa_client **client)
 {
-	int err;
+	int err = open_family(ctx, &ctx->vsb, vsb_client_open, VSB_GENL_NAME,
+			      "vdpa_sim_batch");
 
-	if (!ctx->vsb_open) {
-		err = vsb_client_open(&ctx->vsb);
-		if (err)
-			return err;
-		ctx->vsb_open = true;
-	}
-	*client = &ctx->vsb;
-	return 0;
+	*client = err ? NULL : &ctx->vsb.client;
+	return err;
 }
 
 bool cmd_opts_ok(enum opt_result result, void (*usage_fn)(void), int *status)

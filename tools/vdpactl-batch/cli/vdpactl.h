@@ -25,16 +25,23 @@ enum cmd_status {
 	CMD_USAGE = 2, /* the command line is wrong */
 };
 
+/* A generic netlink family, opened on first use. */
+struct family {
+	struct vdpa_client client;
+	bool open;
+	int err; /* why it could not be opened: kept, not retried */
+	char why[192]; /* said in words */
+	bool told; /* why was printed */
+};
+
 struct vdpactl {
 	struct output out;
 	bool json;
 	bool pretty;
 	int verbose;
 	struct sysfs_roots roots;
-	struct vdpa_client nl;
-	bool nl_open;
-	struct vdpa_client vsb; /* vdpa_sim_batch's own family */
-	bool vsb_open;
+	struct family nl; /* vdpa */
+	struct family vsb; /* vdpa_sim_batch's own */
 	/* A status other than 0, but the JSON reports what was done. */
 	bool keep_output;
 };
@@ -84,12 +91,18 @@ struct show_cmd {
 int cmd_show(struct vdpactl *ctx, int argc, char **argv,
 	     const struct show_cmd *show);
 
-/* Opens the vdpa netlink family on first use; prints why it failed. */
+/*
+ * Opens the vdpa netlink family on first use; prints why it failed (the
+ * first time): not loaded, or not visible in this network namespace.
+ */
 int vdpactl_netlink(struct vdpactl *ctx, struct vdpa_client **client);
+
+/* The same, quiet: for what a command can do without (ctx->nl.why). */
+int vdpactl_netlink_quiet(struct vdpactl *ctx, struct vdpa_client **client);
 
 /*
  * Opens vdpa_sim_batch's family on first use. Quiet: -ENOENT when the
- * module is not loaded, as on a stock-only machine.
+ * module is not loaded, as on a stock-only machine (ctx->vsb.why).
  */
 int vdpactl_vsb(struct vdpactl *ctx, struct vdpa_client **client);
 

@@ -42,9 +42,11 @@ int vsb_open_for(struct vdpactl *ctx, const char *what, const char *dev,
 /*
  * The one-line stderr note of a feature a device does not offer:
  * "DEV: WHAT not offered by this device (REASON)[; CONSEQUENCE]", the
- * reason from @err and the kernel's extack when @client is not NULL.
+ * reason from @err and the kernel's extack when @client is not NULL,
+ * else why ctx could not open the family.
  */
-void vsb_note_absent(const struct vdpa_client *client, const char *dev,
+void vsb_note_absent(const struct vdpactl *ctx,
+		     const struct vdpa_client *client, const char *dev,
 		     const char *what, int err, const char *consequence);
 
 #endif

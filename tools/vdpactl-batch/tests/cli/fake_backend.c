@@ -71,10 +71,18 @@ static bool known(const char *name)
 	       !strcmp(name, "vdpa3") || !strcmp(name, "vdpa5");
 }
 
+/* The kernel has no vdpa families (for this process): they cannot open. */
+static bool fake_families_absent;
+
+void fake_backend_families_absent(bool absent)
+{
+	fake_families_absent = absent;
+}
+
 int vdpa_client_open(struct vdpa_client *c)
 {
 	memset(c, 0, sizeof(*c));
-	return 0;
+	return fake_families_absent ? -ENOENT : 0;
 }
 
 void vdpa_client_close(struct vdpa_client *c)
@@ -229,7 +237,7 @@ static bool is_vsb(const char *name)
 int vsb_client_open(struct vdpa_client *c)
 {
 	memset(c, 0, sizeof(*c));
-	return 0;
+	return fake_families_absent ? -ENOENT : 0;
 }
 
 int vsb_client_dev_get(struct vdpa_client *c, const char *name, vsb_dev_cb cb,

@@ -5,6 +5,8 @@
 #ifndef VDPACTL_FAKE_BACKEND_H
 #define VDPACTL_FAKE_BACKEND_H
 
+#include <stdbool.h>
+
 /* Forgets the commands earlier runs sent. */
 void fake_backend_reset(void);
 
@@ -20,6 +22,9 @@ void fake_backend_redundant_every(unsigned int nth);
  * follow, across sessions; 0: never. A reset keeps the setting.
  */
 void fake_backend_signal_at(unsigned int load, int signo);
+
+/* From now on the vdpa netlink families cannot be opened (-ENOENT). */
+void fake_backend_families_absent(bool absent);
 
 struct vdpa_dev_new_args;
 

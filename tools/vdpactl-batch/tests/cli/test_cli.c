@@ -597,6 +597,71 @@ static void json_failures_print_nothing(void **state)
 	assert_int_equal(wrong, 0);
 }
 
+/* How many times @want appears in @text. */
+static unsigned int count_of(const char *text, const char *want)
+{
+	unsigned int n = 0;
+
+	while ((text = strstr(text, want))) {
+		n++;
+		text += strlen(want);
+	}
+	return n;
+}
+
+/*
+ * Without the vdpa families (a network namespace hides them, as they are
+ * not namespace-aware): a load, which needs none, says why once as a
+ * note; a command that needs them says the real cause; and "could not
+ * ask" is not "no such device".
+ */
+static void families_absent_say_why(void **state)
+{
+	struct fake_tree *t = *state;
+	char *out, *err;
+
+	fake_backend_families_absent(true);
+	fake_tree_netns(t, true);
+	/* The load works; the missing family is one note. */
+	assert_int_equal(run_cli_io(t, "load --count 30 --rounds 2 --dev vdpa0",
+				    &out, &err),
+			 CMD_OK);
+	assert_int_equal(count_of(err, "not visible in this network namespace"),
+			 1);
+	expect_contains(err,
+			"note: the \"vdpa\" netlink family is not visible");
+	free(out);
+	free(err);
+
+	assert_int_equal(run_cli_io(t, "dev state vdpa0", &out, &err),
+			 CMD_FAIL);
+	expect_contains(err, "dev state vdpa0: could not ask whether the "
+			     "device exists: the \"vdpa\" netlink family is "
+			     "not visible in this network namespace");
+	free(out);
+	free(err);
+
+	assert_int_equal(run_cli_io(t, "dev show", &out, &err), CMD_FAIL);
+	expect_contains(err, "not visible in this network namespace");
+	free(out);
+	free(err);
+
+	/* The initial namespace, no module: that is the cause. */
+	fake_tree_netns(t, false);
+	assert_int_equal(run_cli_io(t, "dev show", &out, &err), CMD_FAIL);
+	expect_contains(err, "no \"vdpa\" netlink family: the vdpa module "
+			     "is not loaded");
+	free(out);
+	free(err);
+}
+
+static int families_teardown(void **state)
+{
+	fake_backend_families_absent(false);
+	fake_tree_netns(*state, false);
+	return 0;
+}
+
 static void bare_commands_print_usage(void **state)
 {
 	char *out, *err;
@@ -1390,6 +1455,8 @@ int main(void)
 		cmocka_unit_test(dev_add_reads_iproute2_numbers),
 		cmocka_unit_test(usage_errors_say_what_was_wrong),
 		cmocka_unit_test(json_failures_print_nothing),
+		cmocka_unit_test_teardown(families_absent_say_why,
+					  families_teardown),
 		cmocka_unit_test(bare_commands_print_usage),
 		cmocka_unit_test(ambiguous_prefixes_list_candidates),
 		cmocka_unit_test(load_reports_timings_and_counters),

@@ -44,8 +44,39 @@ struct fake_tree *fake_tree_create(void)
 	make_dir("%s%s", t->sys, "/bus/vdpa/drivers");
 	make_dir("%s%s", t->sys, "/bus/vdpa/drivers/vhost_vdpa");
 	make_dir("%s%s", t->sys, "/bus/vdpa/drivers/virtio_vdpa");
-	t->roots = (struct sysfs_roots){ .sys = t->sys, .dev = t->dev };
+	snprintf(t->proc, sizeof(t->proc), "%s/proc", t->root);
+	make_dir("%s%s", t->proc, "");
+	make_dir("%s%s", t->proc, "/self");
+	make_dir("%s%s", t->proc, "/self/ns");
+	make_dir("%s%s", t->proc, "/1");
+	make_dir("%s%s", t->proc, "/1/ns");
+	fake_tree_netns(t, false);
+	t->roots = (struct sysfs_roots){ .sys = t->sys,
+					 .dev = t->dev,
+					 .proc = t->proc };
 	return t;
+}
+
+void fake_tree_netns(struct fake_tree *t, bool child)
+{
+	char self[VDPA_PATH_LEN + 16], init[VDPA_PATH_LEN + 16];
+	int fd;
+
+	snprintf(self, sizeof(self), "%s/self/ns/net", t->proc);
+	snprintf(init, sizeof(init), "%s/1/ns/net", t->proc);
+	unlink(self);
+	unlink(init);
+	fd = open(self, O_CREAT | O_WRONLY, 0600);
+	must(fd >= 0, self);
+	close(fd);
+	/* One file is one namespace; two files, two. */
+	if (child) {
+		fd = open(init, O_CREAT | O_WRONLY, 0600);
+		must(fd >= 0, init);
+		close(fd);
+	} else {
+		must(link(self, init) == 0, init);
+	}
 }
 
 void fake_tree_add(struct fake_tree *t, const char *name, const char *driver,

@@ -6,12 +6,15 @@
 #ifndef VDPACTL_TESTBED_TREE_H
 #define VDPACTL_TESTBED_TREE_H
 
+#include <stdbool.h>
+
 #include "cli/sysfs_dev.h"
 
 struct fake_tree {
 	char root[64];
 	char sys[VDPA_PATH_LEN];
 	char dev[VDPA_PATH_LEN];
+	char proc[VDPA_PATH_LEN];
 	struct sysfs_roots roots;
 	int saved_stderr; /* for a test group that mutes stderr */
 };
@@ -26,6 +29,12 @@ void fake_tree_add(struct fake_tree *t, const char *name, const char *driver,
 		   int minor);
 
 void fake_tree_destroy(struct fake_tree *t);
+
+/*
+ * Puts the tool in another network namespace than init's (@child) or in
+ * init's, as /proc/self/ns/net and /proc/1/ns/net tell; init's at first.
+ */
+void fake_tree_netns(struct fake_tree *t, bool child);
 
 /*
  * Sends stderr to /dev/null (the messages the code under test prints on
