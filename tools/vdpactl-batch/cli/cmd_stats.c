@@ -86,10 +86,31 @@ static int keep_stats(const struct vsb_stats *stats, void *data)
 }
 
 /*
- * Resets if asked, then reads. A device the module does not know (or no
+ * "reset": the module's counters and the vendor counters it reports are
+ * zeroed, before either is read. Only the module can; on another device
+ * it fails, as "dev batching" does.
+ */
+static int reset_stats(struct vdpactl *ctx, const char *dev)
+{
+	struct vdpa_client *vsb;
+	int err;
+
+	if (vsb_open_for(ctx, "stats reset", dev, &vsb))
+		return -ENOENT;
+	err = vsb_client_stats_reset(vsb, dev);
+	if (err == -ENODEV)
+		pr_err("stats %s reset: not offered by this device (not a vdpa_sim_batch device)",
+		       dev);
+	else if (err)
+		vdpa_client_report(vsb, err, "stats %s reset", dev);
+	return err;
+}
+
+/*
+ * The module's counters. A device the module does not know (or no
  * module) is not an error; anything else is, printed.
  */
-static int read_module_side(struct vdpactl *ctx, const char *dev, bool reset,
+static int read_module_side(struct vdpactl *ctx, const char *dev,
 			    struct module_side *m)
 {
 	struct vdpa_client *vsb;
@@ -102,16 +123,13 @@ static int read_module_side(struct vdpactl *ctx, const char *dev, bool reset,
 		return 0;
 	}
 	m->client = vsb;
-	err = reset ? vsb_client_stats_reset(vsb, dev) : 0;
-	if (!err)
-		err = vsb_client_stats_get(vsb, dev, keep_stats, m);
+	err = vsb_client_stats_get(vsb, dev, keep_stats, m);
 	if (err == -ENODEV) {
 		m->absent_err = err;
 		return 0;
 	}
 	if (err)
-		return vdpa_client_report(vsb, err, "stats %s%s", dev,
-					  reset ? " reset" : "");
+		return vdpa_client_report(vsb, err, "stats %s", dev);
 	m->have = true;
 	return 0;
 }
@@ -157,6 +175,9 @@ int cmd_stats(struct vdpactl *ctx, int argc, char **argv)
 		return status;
 	if (vdpactl_netlink(ctx, &nl))
 		return CMD_FAIL;
+	/* Both sets are read after the reset, never one on each side. */
+	if (reset && reset_stats(ctx, dev))
+		return CMD_FAIL;
 	if (has_qidx)
 		index = qidx;
 	else
@@ -168,7 +189,7 @@ int cmd_stats(struct vdpactl *ctx, int argc, char **argv)
 				   index);
 		return CMD_FAIL;
 	}
-	if (read_module_side(ctx, dev, reset, &module))
+	if (read_module_side(ctx, dev, &module))
 		return CMD_FAIL;
 	/* A failing command says only why it fails, in one line. */
 	if (vs_err && !module.have) {

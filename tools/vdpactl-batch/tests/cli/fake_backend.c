@@ -28,6 +28,22 @@ static unsigned int fake_redundant_nth;
 /* A signal raised during the timed load of that number (1-based; 0: none). */
 static unsigned int fake_signal_load, fake_signal_no, fake_timed_loads;
 
+/* The statistics requests of the current run, in order. */
+static char fake_log[256];
+
+static void fake_log_add(const char *what, const char *name)
+{
+	size_t used = strlen(fake_log);
+
+	snprintf(fake_log + used, sizeof(fake_log) - used, "%s %s; ", what,
+		 name ? name : "*");
+}
+
+const char *fake_backend_stats_log(void)
+{
+	return fake_log;
+}
+
 /* The last device a "dev add" asked for (names not kept). */
 static struct vdpa_dev_new_args fake_last_add;
 
@@ -50,6 +66,7 @@ void fake_backend_reset(void)
 {
 	fake_commands_done = 0;
 	fake_timed_loads = 0;
+	fake_log[0] = '\0';
 	fake_last_add = (struct vdpa_dev_new_args){ 0 };
 	fake_cost_reset();
 }
@@ -178,6 +195,7 @@ int vdpa_client_vstats_get(struct vdpa_client *c, const char *name,
 			   uint32_t queue_index, struct vdpa_vstats *stats)
 {
 	(void)c;
+	fake_log_add("vstats", name);
 	if (!known(name))
 		return -ENODEV;
 	if (!strcmp(name, "vdpa3"))
@@ -288,6 +306,7 @@ int vsb_client_state_get(struct vdpa_client *c, const char *name,
 int vsb_client_stats_get(struct vdpa_client *c, const char *name,
 			 vsb_stats_cb cb, void *data)
 {
+	fake_log_add("module", name);
 	struct vsb_stats stats = {
 		.present = 1ULL << VSB_A_DEV_NAME | 1ULL << VSB_A_STATS,
 		.name = "vdpa0",
@@ -354,6 +373,7 @@ int vsb_client_dev_set(struct vdpa_client *c,
 int vsb_client_stats_reset(struct vdpa_client *c, const char *name)
 {
 	(void)c;
+	fake_log_add("reset", name);
 	if (name && !strcmp(name, "vdpa3"))
 		return -EPERM;
 	return is_vsb(name) ? 0 : -ENODEV;

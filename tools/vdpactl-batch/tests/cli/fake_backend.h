@@ -26,6 +26,12 @@ void fake_backend_signal_at(unsigned int load, int signo);
 /* From now on the vdpa netlink families cannot be opened (-ENOENT). */
 void fake_backend_families_absent(bool absent);
 
+/*
+ * The statistics requests of the current run, in order: "reset DEV; ",
+ * "vstats DEV; " and "module DEV; " (vendor and module counters).
+ */
+const char *fake_backend_stats_log(void);
+
 struct vdpa_dev_new_args;
 
 /*
