@@ -514,7 +514,8 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 		snprintf(c->failure, sizeof(c->failure), "interrupted by %s",
 			 interrupt_name());
 	else if (err)
-		snprintf(c->failure, sizeof(c->failure), "%s", log_last_line());
+		snprintf(c->failure, sizeof(c->failure), "%s",
+			 log_last_error());
 	if (err) {
 		/* Keep the whole rounds before the failure, if any. */
 		if (!c->bench->rounds_done) {

@@ -84,7 +84,8 @@ static int run_rounds(struct vdpactl *ctx, struct load_bench_link *link,
 		snprintf(r->failure, sizeof(r->failure), "interrupted by %s",
 			 interrupt_name());
 	else if (err)
-		snprintf(r->failure, sizeof(r->failure), "%s", log_last_line());
+		snprintf(r->failure, sizeof(r->failure), "%s",
+			 log_last_error());
 	if (err && b->rounds_done) {
 		r->failed = true;
 		r->loads_done = b->rounds_done;

@@ -7,17 +7,22 @@
 #include "cli/log.h"
 
 /* A report can then say what failed, e.g. a load's last error. */
-static char last_line[DIAG_LINE_LEN];
+static char last_error[DIAG_LINE_LEN];
 
-static void stderr_sink(const char *line)
+static void stderr_sink(enum diag_level level, const char *line)
 {
+	/* -v's lines must not read as errors, nor stand for one. */
+	if (level == DIAG_DEBUG) {
+		fprintf(stderr, "%s: debug: %s\n", PROG_NAME, line);
+		return;
+	}
 	fprintf(stderr, "%s: %s\n", PROG_NAME, line);
-	snprintf(last_line, sizeof(last_line), "%s", line);
+	snprintf(last_error, sizeof(last_error), "%s", line);
 }
 
-const char *log_last_line(void)
+const char *log_last_error(void)
 {
-	return last_line;
+	return last_error;
 }
 
 void log_to_stderr(void)

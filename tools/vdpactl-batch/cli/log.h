@@ -12,7 +12,10 @@
 /* Sends every diagnostic line to stderr. */
 void log_to_stderr(void);
 
-/* The last line sent, without the program's name ("" if none yet). */
-const char *log_last_line(void);
+/*
+ * The last error sent, without the program's name ("" if none yet); the
+ * -v lines ("debug: ...") never count.
+ */
+const char *log_last_error(void);
 
 #endif

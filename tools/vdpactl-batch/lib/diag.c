@@ -18,7 +18,8 @@ diag_sink_t diag_set_sink(diag_sink_t sink)
 	return old;
 }
 
-static void emit_line(const char *fmt, va_list ap, int errnum)
+static void emit_line(enum diag_level level, const char *fmt, va_list ap,
+		      int errnum)
 {
 	char line[DIAG_LINE_LEN];
 	int n;
@@ -31,7 +32,7 @@ static void emit_line(const char *fmt, va_list ap, int errnum)
 	if (errnum && (size_t)n < sizeof(line))
 		snprintf(line + n, sizeof(line) - (size_t)n, ": %s",
 			 strerror(errnum));
-	diag_sink(line);
+	diag_sink(level, line);
 }
 
 void pr_err(const char *fmt, ...)
@@ -39,7 +40,7 @@ void pr_err(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	emit_line(fmt, ap, 0);
+	emit_line(DIAG_ERR, fmt, ap, 0);
 	va_end(ap);
 }
 
@@ -50,7 +51,7 @@ int pr_errno(int errnum, const char *fmt, ...)
 	if (errnum < 0)
 		errnum = -errnum;
 	va_start(ap, fmt);
-	emit_line(fmt, ap, errnum);
+	emit_line(DIAG_ERR, fmt, ap, errnum);
 	va_end(ap);
 	return -errnum;
 }
@@ -62,6 +63,6 @@ void pr_verbose(int verbosity, int level, const char *fmt, ...)
 	if (verbosity < level)
 		return;
 	va_start(ap, fmt);
-	emit_line(fmt, ap, 0);
+	emit_line(DIAG_DEBUG, fmt, ap, 0);
 	va_end(ap);
 }

@@ -12,8 +12,13 @@
 
 #define DIAG_LINE_LEN 512
 
+enum diag_level {
+	DIAG_ERR, /* something failed, or the user must know */
+	DIAG_DEBUG, /* what -v and -vv ask for */
+};
+
 /* @line has no trailing newline. */
-typedef void (*diag_sink_t)(const char *line);
+typedef void (*diag_sink_t)(enum diag_level level, const char *line);
 
 /* Returns the previous sink. */
 diag_sink_t diag_set_sink(diag_sink_t sink);

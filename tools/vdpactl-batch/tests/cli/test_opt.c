@@ -134,7 +134,7 @@ static void times_refused(void **state)
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		print_message("%s\n", cases[i].line);
 		assert_int_equal(parse_line(&t, cases[i].line), OPT_ERROR);
-		assert_string_equal(log_last_line(), cases[i].message);
+		assert_string_equal(log_last_error(), cases[i].message);
 		assert_int_equal(t.op == 7 ||
 					 !strncmp(cases[i].line, "op 1us", 6),
 				 true);
