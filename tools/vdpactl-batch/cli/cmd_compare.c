@@ -454,6 +454,20 @@ static int write_samples(const struct compare *c)
 		     0;
 }
 
+/* Each device gets its start MAC back; failures are printed. */
+static int restore_macs(struct compare *c)
+{
+	unsigned int i;
+	bool restored;
+	int err = 0;
+
+	for (i = 0; i < c->bench->n_targets; i++)
+		if (load_session_restore_mac(c->bench->targets[i].session,
+					     &restored))
+			err = -EIO;
+	return err;
+}
+
 static void release(struct compare *c)
 {
 	unsigned int i;
@@ -467,7 +481,7 @@ static void release(struct compare *c)
 int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 {
 	struct compare *c;
-	int status = CMD_FAIL, err;
+	int status = CMD_FAIL, err, mac_err;
 
 	if (argc == 0) {
 		compare_usage();
@@ -536,8 +550,10 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 	else
 		print_table(&ctx->out, c);
 	warn_unlike_work(c);
-	ctx->keep_output = c->failed;
-	status = c->failed ? CMD_FAIL : CMD_OK;
+	/* A MAC not put back fails the command, after the table. */
+	mac_err = c->args.cfg.restore_mac ? restore_macs(c) : 0;
+	ctx->keep_output = c->failed || mac_err;
+	status = c->failed || mac_err ? CMD_FAIL : CMD_OK;
 out:
 	if (c->interrupted)
 		status = interrupt_status();

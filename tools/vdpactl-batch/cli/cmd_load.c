@@ -171,7 +171,7 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 	struct load_extras extras;
 	struct load_args a;
 	unsigned int n_targets;
-	int err, status;
+	int err, status, mac_err = 0;
 
 	load_args_init(&a);
 	if (argc == 0) {
@@ -212,8 +212,16 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 			err = run_rounds(ctx, &link, &report, &extras);
 		if (!err)
 			err = fill_report(link.bench, &report);
+		/* A MAC not put back is said, after the report. */
+		if (!err && a.cfg.restore_mac)
+			mac_err = load_session_restore_mac(
+				session, &report.mac_restored);
 		if (!err)
 			print_load_report(&ctx->out, &report);
+		if (!err && mac_err) {
+			ctx->keep_output = true;
+			err = mac_err;
+		}
 		if (report.failed) {
 			ctx->keep_output = !err;
 			err = -EIO;

@@ -71,6 +71,9 @@ size_t load_common_opts(struct load_args *a, struct opt *opts)
 		{ .name = "trace-marks",
 		  .kind = OPT_FLAG,
 		  .value = &cfg->trace_marks },
+		{ .name = "restore-mac",
+		  .kind = OPT_FLAG,
+		  .value = &cfg->restore_mac },
 	};
 
 	memcpy(opts, common, sizeof(common));

@@ -13,14 +13,15 @@
 #include "load/load.h"
 
 #define LOAD_DEVS_MAX BENCH_TARGETS_MAX
-#define LOAD_COMMON_OPTS 11
+#define LOAD_COMMON_OPTS 12
 
 /* Option synopsis and limits both commands print in their help. */
 #define LOAD_COMMON_SYNOPSIS                                                         \
 	"                  [ --kick { each | once } ] [ --wait { poll | call } ]\n"  \
 	"                  [ --profile { mac | qemu | vlan | mixed } ] [ --asid ]\n" \
 	"                  [ --timeout MS ] [ --ring { split | packed } ]\n"         \
-	"                  [ --ring-size NUM ] [ --cold ] [ --trace-marks ]\n"
+	"                  [ --ring-size NUM ] [ --cold ] [ --trace-marks ]\n"       \
+	"                  [ --restore-mac ]\n"
 
 #define LOAD_LIMITS                                                              \
 	"N: commands per load, 1..65536. R: loads, 1..1000000 (default 1000).\n" \

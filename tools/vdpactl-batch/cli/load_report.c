@@ -79,6 +79,12 @@ static void print_setup(struct output *o, const struct load_report *r)
 	if (info->has_last_mac)
 		print_string(o, PRINT_ANY, "last_mac", "\n  last_mac %s",
 			     info->last_mac);
+	if (info->has_start_mac) {
+		print_string(o, PRINT_ANY, "start_mac", "\n  start_mac %s",
+			     info->start_mac);
+		print_bool(o, PRINT_ANY, "mac_restored", " restored %s",
+			   r->mac_restored);
+	}
 }
 
 static void print_timings(struct output *o, const struct load_report *r)

@@ -37,6 +37,8 @@ struct load_report {
 	 */
 	bool failed;
 	bool interrupted;
+	/* The start MAC was put back after the loads (--restore-mac). */
+	bool mac_restored;
 	unsigned int loads_done;
 	char failure[LOAD_NOTE_LEN];
 };

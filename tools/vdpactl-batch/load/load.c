@@ -49,6 +49,7 @@ struct load_session {
 	enum load_mode mode; /* of the load under way */
 	int marker_fd; /* --trace-marks: the trace_marker, or -1 */
 	uint64_t cmds_ns; /* the commands' part of the last load */
+	uint8_t start_mac[MAC_LEN]; /* if info.has_start_mac */
 };
 
 static uint64_t clock_ns(void)
@@ -498,6 +499,58 @@ static void encode_plan(struct load_session *s)
 			       cvq_cmd_size(&s->cmds[i]));
 }
 
+/* The MAC before any load: what load_session_restore_mac() puts back. */
+static int read_start_mac(struct load_session *s)
+{
+	struct load_info *info = &s->info;
+	int err;
+
+	if (!(s->dev.device_features & BIT_ULL(VIRTIO_NET_F_MAC)))
+		return 0;
+	err = vhost_vdpa_get_config(&s->dev.vhost, 0, s->start_mac, MAC_LEN);
+	if (err)
+		return pr_errno(err, "%s: read the MAC in the config space",
+				s->devname);
+	format_mac(s->start_mac, info->start_mac);
+	info->has_start_mac = true;
+	return 0;
+}
+
+int load_session_restore_mac(struct load_session *s, bool *restored)
+{
+	struct load_counters counters = s->counters;
+	int mark_slot = s->mark_slot, marker_fd = s->marker_fd;
+	unsigned int i;
+	uint64_t ns;
+	int err;
+
+	*restored = false;
+	if (!s->info.has_start_mac || s->broken)
+		return 0;
+	for (i = 0; i < s->cfg.count; i++)
+		if (s->cmds[i].class == VIRTIO_NET_CTRL_MAC &&
+		    s->cmds[i].cmd == VIRTIO_NET_CTRL_MAC_ADDR_SET)
+			break;
+	if (i == s->cfg.count)
+		return 0;
+	/* The plan's own slot, so the command buffer keeps its layout. */
+	cvq_cmd_mac_addr_set(&s->cmds[i], s->start_mac);
+	cvq_cmd_encode(&s->cmds[i], s->dev.cmd_buf + s->cmd_offset[i],
+		       cvq_cmd_size(&s->cmds[i]));
+	/* Not a load of the run: no marks, no counts. */
+	s->mark_slot = -1;
+	s->marker_fd = -1;
+	err = load_session_run_some(s, LOAD_MODE_SERIAL, &i, 1, &ns);
+	s->mark_slot = mark_slot;
+	s->marker_fd = marker_fd;
+	s->counters = counters;
+	if (err)
+		return pr_errno(err, "%s: put the MAC %s back", s->devname,
+				s->info.start_mac);
+	*restored = true;
+	return 0;
+}
+
 static void fill_info(struct load_session *s)
 {
 	struct load_info *info = &s->info;
@@ -556,6 +609,8 @@ int load_session_open(struct load_session **session, const char *devname,
 	err = build_plan(s, &layout.cmd_bytes);
 	if (!err)
 		err = cvq_dev_start(&s->dev, &layout);
+	if (!err)
+		err = read_start_mac(s);
 	if (!err && cfg->trace_marks) {
 		s->marker_fd = trace_marker_open("/sys");
 		if (s->marker_fd < 0)

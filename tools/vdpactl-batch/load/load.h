@@ -70,6 +70,8 @@ struct load_config {
 	 * kernel events of a run can be told apart load by load.
 	 */
 	bool trace_marks;
+	/* Put the start MAC back after the loads (load_session_restore_mac()). */
+	bool restore_mac;
 };
 
 #define LOAD_MIX_MAX 16
@@ -95,6 +97,9 @@ struct load_info {
 	unsigned int n_mix;
 	bool has_last_mac;
 	char last_mac[MAC_STR_LEN];
+	/* The config space MAC before the first load (VIRTIO_NET_F_MAC). */
+	bool has_start_mac;
+	char start_mac[MAC_STR_LEN];
 	char note[PROFILE_NOTE_LEN];
 };
 
@@ -153,6 +158,16 @@ void load_session_set_mark(struct load_session *s, int slot);
 
 /* The plan: the cfg.count commands every load sends (or chooses from). */
 const struct cvq_cmd *load_session_commands(const struct load_session *s);
+
+/*
+ * Puts back the MAC the device had before the first load, with one more
+ * MAC_ADDR_SET through the CVQ, untimed and uncounted: the loads set
+ * MACs, which a device may keep across its reset (vdpa_sim_net does),
+ * and the device is somebody's. *@restored says whether it was done:
+ * not without VIRTIO_NET_F_MAC, nor when the plan set no MAC, nor after
+ * a failed load. Prints failures.
+ */
+int load_session_restore_mac(struct load_session *s, bool *restored);
 
 /*
  * The CVQ's place in its ring after the loads: VHOST_GET_VRING_BASE (what

@@ -684,6 +684,42 @@ static void stats_reset_comes_first(void **state)
 	free(err);
 }
 
+/*
+ * A load leaves the last MAC it set, and says what the device had
+ * (vdpa_sim_net keeps a MAC across a reset); --restore-mac puts that one
+ * back, and says so.
+ */
+static void load_says_and_can_restore_the_mac(void **state)
+{
+	char *out;
+
+	assert_int_equal(run_cli(*state,
+				 "-j load --count 30 --rounds 3 --dev vdpa0 "
+				 "--restore-mac",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "\"last_mac\":\"02:00:00:00:00:1e\","
+			     "\"start_mac\":\"02:00:00:00:00:01\","
+			     "\"mac_restored\":true");
+	expect_contains(fake_backend_stats_log(), "restore_mac vdpa0; ");
+	free(out);
+
+	assert_int_equal(
+		run_cli(*state, "load --count 30 --rounds 3 --dev vdpa0", &out),
+		CMD_OK);
+	expect_contains(out, "\n  start_mac 02:00:00:00:00:01 restored false");
+	assert_null(strstr(fake_backend_stats_log(), "restore_mac"));
+	free(out);
+
+	assert_int_equal(run_cli(*state,
+				 "compare --count 30 --rounds 3 --dev vdpa0 "
+				 "--restore-mac",
+				 &out),
+			 CMD_OK);
+	expect_contains(fake_backend_stats_log(), "restore_mac vdpa0; ");
+	free(out);
+}
+
 static void bare_commands_print_usage(void **state)
 {
 	char *out, *err;
@@ -1480,6 +1516,7 @@ int main(void)
 		cmocka_unit_test_teardown(families_absent_say_why,
 					  families_teardown),
 		cmocka_unit_test(stats_reset_comes_first),
+		cmocka_unit_test(load_says_and_can_restore_the_mac),
 		cmocka_unit_test(bare_commands_print_usage),
 		cmocka_unit_test(ambiguous_prefixes_list_candidates),
 		cmocka_unit_test(load_reports_timings_and_counters),
