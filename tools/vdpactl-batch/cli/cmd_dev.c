@@ -312,6 +312,23 @@ static int dev_set(struct vdpactl *ctx, int argc, char **argv)
 	return cmd_dev_batching(ctx, "dev set", argc, argv);
 }
 
+static void dev_vstats_help(void)
+{
+	usage_print(&dev_vstats_usage, true, true);
+}
+
+/* iproute2's "vdpa dev vstats show DEV qidx N": stats by another name. */
+static int dev_vstats(struct vdpactl *ctx, int argc, char **argv)
+{
+	static const struct cmd cmds[] = {
+		{ "show", cmd_stats },
+		{ NULL, NULL },
+	};
+
+	return cmd_dispatch(ctx, "dev vstats", cmds, argc, argv,
+			    dev_vstats_help, NULL);
+}
+
 static int dev_batching(struct vdpactl *ctx, int argc, char **argv)
 {
 	return cmd_dev_batching(ctx, "dev batching", argc, argv);
@@ -329,6 +346,7 @@ int cmd_dev(struct vdpactl *ctx, int argc, char **argv)
 		{ "batching", dev_batching },
 		{ "cost", cmd_dev_cost },
 		{ "state", cmd_dev_state },
+		{ "vstats", dev_vstats },
 		{ "link", cmd_dev_link },
 		{ "announce", cmd_dev_announce },
 		{ NULL, NULL },

@@ -62,6 +62,11 @@ USAGE(dev_state_usage,
       "holds it: it resets on every open and close of its vhost-vdpa device.\n",
       "dev state [ DEV ]");
 
+USAGE(dev_vstats_usage,
+      "iproute2's spelling of \"" PROG_NAME " stats DEV [ qidx N ]\", which\n"
+      "also takes reset: " PROG_NAME " stats help.\n",
+      "dev vstats show DEV [ qidx QUEUE_INDEX ]");
+
 USAGE(dev_link_usage,
       "Only vdpa_sim_batch devices have this; it needs CAP_NET_ADMIN.\n"
       "The link stays as set across device resets; it needs a device\n"
@@ -76,10 +81,10 @@ USAGE(dev_announce_usage,
 void dev_usage(void)
 {
 	static const struct usage *const all[] = {
-		&dev_show_usage,     &dev_add_usage,   &dev_del_usage,
-		&dev_config_usage,   &dev_set_usage,   &dev_batching_usage,
-		&dev_cost_usage,     &dev_state_usage, &dev_link_usage,
-		&dev_announce_usage,
+		&dev_show_usage,   &dev_add_usage,	&dev_del_usage,
+		&dev_config_usage, &dev_set_usage,	&dev_batching_usage,
+		&dev_cost_usage,   &dev_state_usage,	&dev_vstats_usage,
+		&dev_link_usage,   &dev_announce_usage,
 	};
 	unsigned int i;
 

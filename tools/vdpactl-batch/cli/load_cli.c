@@ -101,9 +101,12 @@ bool load_args_valid(const char *cmd, const struct load_args *a)
 		}
 	}
 
-	if (cfg->ring == VQ_FORMAT_SPLIT && cfg->ring_size &&
-	    !is_power_of_2(cfg->ring_size)) {
-		pr_err("%s: --ring-size %u is not a power of 2, which a split ring needs (--ring packed takes any size)",
+	/*
+	 * A packed ring may have any size, but vhost's VHOST_SET_VRING_NUM
+	 * refuses one that is not a power of 2, whatever the format.
+	 */
+	if (cfg->ring_size && !is_power_of_2(cfg->ring_size)) {
+		pr_err("%s: --ring-size %u is not a power of 2, which vhost needs (VHOST_SET_VRING_NUM), on either ring format",
 		       cmd, cfg->ring_size);
 		return false;
 	}

@@ -28,8 +28,8 @@
 	"MS: longest wait for one completion, 1..600000 (default 1000).\n"       \
 	"--ring: the CVQ's virtqueue format (default split); packed needs the\n" \
 	"  device to offer VIRTIO_F_RING_PACKED.\n"                              \
-	"NUM: CVQ size up to the device's (default 64, as QEMU); a power of 2\n" \
-	"  on a split ring.\n"                                                   \
+	"NUM: CVQ size up to the device's (default 64, as QEMU), a power of 2\n" \
+	"  (vhost wants one, for a packed ring too).\n"                          \
 	"--cold: every load starts the device from reset, as QEMU on VM start\n" \
 	"  or migration in; timed from the reset to the data queues' enable.\n"  \
 	"--trace-marks: write \"vdpactl-batch: load start\" and \"... stop\"\n"  \
@@ -55,8 +55,8 @@ size_t load_common_opts(struct load_args *a, struct opt *opts);
 
 /*
  * What the options allow only together: false (printed, naming @cmd) for
- * a --dev that is no device name or is named twice, or a split ring
- * whose --ring-size is not a power of 2.
+ * a --dev that is no device name or is named twice, or a --ring-size
+ * that is not a power of 2.
  */
 bool load_args_valid(const char *cmd, const struct load_args *a);
 

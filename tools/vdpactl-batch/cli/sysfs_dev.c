@@ -100,8 +100,10 @@ int vdpa_locate_vhost(const struct sysfs_roots *roots, const char *name,
 		return -ENXIO;
 	}
 	if (strcmp(loc->driver, VDPA_VHOST_DRIVER)) {
-		pr_err("vdpa device %s is bound to %s, not %s", name,
-		       loc->driver, VDPA_VHOST_DRIVER);
+		/* As with virtio_vdpa loaded: a new device binds to it. */
+		pr_err("vdpa device %s is bound to %s, not %s; move it: echo %s > %s/bus/vdpa/drivers/%s/unbind; echo %s > %s/bus/vdpa/drivers/%s/bind",
+		       name, loc->driver, VDPA_VHOST_DRIVER, name, roots->sys,
+		       loc->driver, name, roots->sys, VDPA_VHOST_DRIVER);
 		return -ENXIO;
 	}
 	if (!loc->chardev[0]) {

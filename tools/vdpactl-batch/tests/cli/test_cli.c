@@ -97,7 +97,9 @@ static const struct cli_case cases[] = {
 	{ CMD_USAGE,
 	  "load --count 30 --ring split --ring-size 48 --dev vdpa0" },
 	{ CMD_USAGE, "compare --count 30 --ring-size 48 --dev vdpa0" },
-	{ CMD_OK, "load --count 30 --ring packed --ring-size 48 --dev vdpa0" },
+	/* vhost refuses it for a packed ring too */
+	{ CMD_USAGE,
+	  "load --count 30 --ring packed --ring-size 48 --dev vdpa0" },
 	{ CMD_OK, "load --count 30 --ring p --dev vdpa0" },
 	{ CMD_OK, "compare --count 30 --rounds 3 --ring packed --dev vdpa0" },
 	{ CMD_USAGE, "load --count 30 --asid=yes --dev vdpa0" },
@@ -295,6 +297,11 @@ static const struct cli_case cases[] = {
 	{ CMD_USAGE, "stats" },
 	{ CMD_OK, "stats vdpa0" },
 	{ CMD_OK, "stats vdpa0 qidx 2" },
+	/* iproute2's spelling */
+	{ CMD_OK, "dev vstats show vdpa0 qidx 2" },
+	{ CMD_OK, "dev vstats help" },
+	{ CMD_USAGE, "dev vstats" },
+	{ CMD_FAIL, "dev vstats show vdpa9" },
 	{ CMD_USAGE, "stats vdpa0 qidx x" },
 	{ CMD_USAGE, "stats vdpa0 qidx 65537" },
 	{ CMD_USAGE, "stats vdpa0 frob 1" },
@@ -718,6 +725,26 @@ static void load_says_and_can_restore_the_mac(void **state)
 			 CMD_OK);
 	expect_contains(fake_backend_stats_log(), "restore_mac vdpa0; ");
 	free(out);
+}
+
+/* A device on virtio_vdpa: the error says how to move it. */
+static void wrong_driver_says_how_to_move(void **state)
+{
+	const struct fake_tree *t = *state;
+	char *out, *err, want[1024];
+
+	assert_int_equal(run_cli_io(t, "load --count 30 --dev vdpa1", &out,
+				    &err),
+			 CMD_FAIL);
+	snprintf(
+		want, sizeof(want),
+		"vdpa device vdpa1 is bound to virtio_vdpa, not vhost_vdpa; "
+		"move it: echo vdpa1 > %s/bus/vdpa/drivers/virtio_vdpa/unbind; "
+		"echo vdpa1 > %s/bus/vdpa/drivers/vhost_vdpa/bind",
+		t->sys, t->sys);
+	expect_contains(err, want);
+	free(out);
+	free(err);
 }
 
 static void bare_commands_print_usage(void **state)
@@ -1195,10 +1222,10 @@ static void ring_format_is_reported(void **state)
 
 	assert_int_equal(run_cli(*state,
 				 "load --count 30 --rounds 2 --ring packed "
-				 "--ring-size 48 --dev vdpa0",
+				 "--ring-size 32 --dev vdpa0",
 				 &out),
 			 CMD_OK);
-	expect_contains(out, " ring_size 48 ring packed ");
+	expect_contains(out, " ring_size 32 ring packed ");
 	free(out);
 	assert_int_equal(run_cli(*state,
 				 "-j load --count 30 --rounds 2 --ring packed "
@@ -1226,8 +1253,10 @@ static void ring_format_is_reported(void **state)
 		run_cli_io(*state, "load --count 30 --ring-size 24 --dev vdpa0",
 			   &out, &err),
 		CMD_USAGE);
-	expect_contains(err, "load: --ring-size 24 is not a power of 2, which "
-			     "a split ring needs");
+	expect_contains(err,
+			"load: --ring-size 24 is not a power of 2, which "
+			"vhost needs (VHOST_SET_VRING_NUM), on either ring "
+			"format");
 	free(out);
 	free(err);
 }
@@ -1517,6 +1546,7 @@ int main(void)
 					  families_teardown),
 		cmocka_unit_test(stats_reset_comes_first),
 		cmocka_unit_test(load_says_and_can_restore_the_mac),
+		cmocka_unit_test(wrong_driver_says_how_to_move),
 		cmocka_unit_test(bare_commands_print_usage),
 		cmocka_unit_test(ambiguous_prefixes_list_candidates),
 		cmocka_unit_test(load_reports_timings_and_counters),
