@@ -190,10 +190,21 @@ sweep_rep() {
 	done
 }
 
+# Progress: each repetition's start, and from the second on an estimate
+# of what is left from the pace so far, within the time budget.
 sweep() {
 	_rep=0
+	_start=$(uptime_s)
 	while [ "$_rep" -lt "$reps" ]; do
-		echo "bench: $(uptime_s) s: repetition $((_rep + 1)) of $reps"
+		_now=$(uptime_s)
+		_left=
+		if [ "$_rep" -gt 0 ]; then
+			_left=$(((_now - _start) * (reps - _rep) / _rep))
+			[ $((_now + _left)) -gt "$budget" ] &&
+				_left=$((budget - _now))
+			_left=", about $_left s left"
+		fi
+		echo "bench: $_now s: repetition $((_rep + 1)) of $reps$_left"
 		sweep_rep "$_rep" || return 0
 		_rep=$((_rep + 1))
 		reps_done=$_rep
