@@ -483,10 +483,6 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 	struct compare *c;
 	int status = CMD_FAIL, err, mac_err;
 
-	if (argc == 0) {
-		compare_usage();
-		return CMD_USAGE;
-	}
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		pr_errno(ENOMEM, "compare");

@@ -174,10 +174,7 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 	int err, status, mac_err = 0;
 
 	load_args_init(&a);
-	if (argc == 0) {
-		load_usage();
-		return CMD_USAGE;
-	}
+	/* Bare, it lacks --count: the option parser says so. */
 	if (!cmd_opts_ok(parse_load_args(&a, &flags, argc, argv), load_usage,
 			 &status))
 		return status;

@@ -158,6 +158,7 @@ int cmd_stats(struct vdpactl *ctx, int argc, char **argv)
 	int vs_err, status;
 
 	if (argc == 0) {
+		pr_err("stats: DEV expected");
 		stats_usage();
 		return CMD_USAGE;
 	}

@@ -543,6 +543,14 @@ static void usage_errors_say_what_was_wrong(void **state)
 		  "inject: case \"next\" is ambiguous: "
 		  "next-loop, next-range",
 		  "Usage: vdpactl-batch inject CASE", "dev show" },
+		{ "load", "load: --count is required",
+		  "Usage: vdpactl-batch load --count N", "compare" },
+		{ "compare", "compare: --count is required",
+		  "Usage: vdpactl-batch compare", "dev show" },
+		{ "stats", "stats: DEV expected",
+		  "Usage: vdpactl-batch stats DEV", "load" },
+		{ "inject", "inject: CASE or list expected",
+		  "Usage: vdpactl-batch inject CASE", "dev show" },
 		{ "inject no-such-case", "inject: no case \"no-such-case\"",
 		  "Usage: vdpactl-batch inject CASE", "dev show" },
 	};
