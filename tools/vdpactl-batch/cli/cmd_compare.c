@@ -462,7 +462,8 @@ static int restore_macs(struct compare *c)
 	int err = 0;
 
 	for (i = 0; i < c->bench->n_targets; i++)
-		if (load_session_restore_mac(c->bench->targets[i].session,
+		if (c->bench->targets[i].session &&
+		    load_session_restore_mac(c->bench->targets[i].session,
 					     &restored))
 			err = -EIO;
 	return err;
@@ -481,8 +482,10 @@ static void release(struct compare *c)
 int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 {
 	struct compare *c;
-	int status = CMD_FAIL, err, mac_err;
+	int status = CMD_FAIL, err;
 
+	if (interrupt_install())
+		return CMD_FAIL;
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		pr_errno(ENOMEM, "compare");
@@ -546,11 +549,13 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 	else
 		print_table(&ctx->out, c);
 	warn_unlike_work(c);
-	/* A MAC not put back fails the command, after the table. */
-	mac_err = c->args.cfg.restore_mac ? restore_macs(c) : 0;
-	ctx->keep_output = c->failed || mac_err;
-	status = c->failed || mac_err ? CMD_FAIL : CMD_OK;
+	ctx->keep_output = true;
+	status = c->failed ? CMD_FAIL : CMD_OK;
 out:
+	/* After any load, the warm-up's included; a MAC not put back fails. */
+	if (c->args.cfg.restore_mac && c->bench && restore_macs(c) &&
+	    status == CMD_OK)
+		status = CMD_FAIL;
 	if (c->interrupted)
 		status = interrupt_status();
 	release(c);

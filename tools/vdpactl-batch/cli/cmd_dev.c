@@ -317,11 +317,17 @@ static void dev_vstats_help(void)
 	usage_print(&dev_vstats_usage, true, true);
 }
 
+static int dev_vstats_show(struct vdpactl *ctx, int argc, char **argv)
+{
+	return cmd_stats_as(ctx, argc, argv, "dev vstats show",
+			    dev_vstats_help);
+}
+
 /* iproute2's "vdpa dev vstats show DEV qidx N": stats by another name. */
 static int dev_vstats(struct vdpactl *ctx, int argc, char **argv)
 {
 	static const struct cmd cmds[] = {
-		{ "show", cmd_stats },
+		{ "show", dev_vstats_show },
 		{ NULL, NULL },
 	};
 

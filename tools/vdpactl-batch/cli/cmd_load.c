@@ -175,6 +175,8 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 
 	load_args_init(&a);
 	/* Bare, it lacks --count: the option parser says so. */
+	if (interrupt_install())
+		return CMD_FAIL;
 	if (!cmd_opts_ok(parse_load_args(&a, &flags, argc, argv), load_usage,
 			 &status))
 		return status;
@@ -209,20 +211,21 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 			err = run_rounds(ctx, &link, &report, &extras);
 		if (!err)
 			err = fill_report(link.bench, &report);
-		/* A MAC not put back is said, after the report. */
-		if (!err && a.cfg.restore_mac)
+		/*
+		 * Whatever happened, the warm-up or the loads may have set
+		 * MACs; the session refuses when its device state is unknown.
+		 */
+		if (a.cfg.restore_mac)
 			mac_err = load_session_restore_mac(
 				session, &report.mac_restored);
+		/* Printed, the report stands whatever the status. */
+		ctx->keep_output = !err;
 		if (!err)
 			print_load_report(&ctx->out, &report);
-		if (!err && mac_err) {
-			ctx->keep_output = true;
-			err = mac_err;
-		}
-		if (report.failed) {
-			ctx->keep_output = !err;
+		if (report.failed)
 			err = -EIO;
-		}
+		if (!err)
+			err = mac_err;
 		load_session_close(session);
 	}
 	bench_destroy(link.bench);

@@ -136,6 +136,12 @@ static int read_module_side(struct vdpactl *ctx, const char *dev,
 
 int cmd_stats(struct vdpactl *ctx, int argc, char **argv)
 {
+	return cmd_stats_as(ctx, argc, argv, "stats", stats_usage);
+}
+
+int cmd_stats_as(struct vdpactl *ctx, int argc, char **argv, const char *what,
+		 void (*usage_fn)(void))
+{
 	unsigned int qidx = 2;
 	bool has_qidx = false, reset = false;
 	/* Keywords, as iproute2's; "--reset" is the old spelling. */
@@ -158,21 +164,20 @@ int cmd_stats(struct vdpactl *ctx, int argc, char **argv)
 	int vs_err, status;
 
 	if (argc == 0) {
-		pr_err("stats: DEV expected");
-		stats_usage();
+		pr_err("%s: DEV expected", what);
+		usage_fn();
 		return CMD_USAGE;
 	}
 	dev = argv[0];
-	if (!strcmp(dev, "help") || !strcmp(dev, "-h") ||
-	    !strcmp(dev, "--help")) {
-		stats_usage();
+	if (usage_is_help(dev)) {
+		usage_fn();
 		return CMD_OK;
 	}
 	argc--;
 	argv++;
-	if (!cmd_opts_ok(opt_parse("stats", opts, ARRAY_SIZE(opts),
+	if (!cmd_opts_ok(opt_parse(what, opts, ARRAY_SIZE(opts),
 				   OPT_STYLE_KEYWORDS, argc, argv),
-			 stats_usage, &status))
+			 usage_fn, &status))
 		return status;
 	if (vdpactl_netlink(ctx, &nl))
 		return CMD_FAIL;

@@ -29,8 +29,16 @@ int interrupt_install(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
+	/* One at a time: a SIGTERM inside the SIGINT handler is a second. */
 	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: a wait in poll() returns and looks again. */
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	/*
+	 * No SA_RESTART: a wait in poll() returns and looks again. An
+	 * inherited SIG_IGN is taken over too: a script that starts a load
+	 * with & (which ignores SIGINT for it) stops it with kill -INT and
+	 * wants the report and the clean-up.
+	 */
 	for (i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
 		if (sigaction(signals[i], &sa, NULL))
 			return pr_errno(errno, "install a handler for %s",

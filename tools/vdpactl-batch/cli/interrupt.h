@@ -10,7 +10,10 @@
 
 #include <signal.h>
 
-/* SIGINT and SIGTERM set interrupt_signal from now on. */
+/*
+ * SIGINT and SIGTERM set interrupt_signal from now on. Only for commands
+ * that poll it (load, compare): any other must die of them as usual.
+ */
 int interrupt_install(void);
 
 /* The signal that asked to stop (0: none yet); the engine polls it. */

@@ -172,10 +172,12 @@ int load_resolve_targets(struct vdpactl *ctx, const struct load_args *a,
 					    &targets[i]);
 	}
 	/* Once, and as what it is: a note, not an error. */
-	if (ctx->nl.err)
+	if (ctx->nl.err && !ctx->nl.told) {
 		fprintf(stderr,
 			"note: %s; the report has no management device and no vendor counters\n",
 			ctx->nl.why);
+		ctx->nl.told = true;
+	}
 	return 0;
 }
 

@@ -5,12 +5,15 @@
 #include <stdio.h>
 
 #include "cli/log.h"
+#include "cli/progress.h"
 
 /* A report can then say what failed, e.g. a load's last error. */
 static char last_error[DIAG_LINE_LEN];
 
 static void stderr_sink(enum diag_level level, const char *line)
 {
+	/* Not glued to the end of a status line. */
+	progress_erase();
 	/* -v's lines must not read as errors, nor stand for one. */
 	if (level == DIAG_DEBUG) {
 		fprintf(stderr, "%s: debug: %s\n", PROG_NAME, line);

@@ -3,7 +3,6 @@
  * vdpactl-batch: a userspace control virtqueue driver over vhost-vdpa and
  * the vdpa netlink family that runs command loads and reports timings.
  */
-#include "cli/interrupt.h"
 #include "cli/vdpactl.h"
 
 int main(int argc, char **argv)
@@ -12,8 +11,6 @@ int main(int argc, char **argv)
 	int status;
 
 	vdpactl_init(&ctx);
-	if (interrupt_install())
-		return 1;
 	status = vdpactl_run(&ctx, argc - 1, argv + 1);
 	vdpactl_fini(&ctx);
 	return status;

@@ -10,6 +10,9 @@
 #define PROGRESS_REDRAW_NS 250000000ULL
 #define NS_PER_SEC 1000000000ULL
 
+/* The line on the screen, if any: progress_erase() clears it. */
+static struct progress *shown;
+
 bool progress_wanted(FILE *f, bool json)
 {
 	return !json && isatty(fileno(f));
@@ -44,6 +47,7 @@ void progress_update(struct progress *p, unsigned int done, uint64_t now_ns)
 	fflush(p->f);
 	p->drawn = true;
 	p->drawn_ns = now_ns;
+	shown = p;
 }
 
 void progress_end(struct progress *p)
@@ -53,6 +57,15 @@ void progress_end(struct progress *p)
 		fflush(p->f);
 	}
 	p->drawn = false;
+	if (shown == p)
+		shown = NULL;
+}
+
+void progress_erase(void)
+{
+	/* Redrawn at the next update, below what was printed. */
+	if (shown)
+		progress_end(shown);
 }
 
 uint64_t progress_now_ns(void)

@@ -33,6 +33,9 @@ void progress_update(struct progress *p, unsigned int done, uint64_t now_ns);
 /* Clears the line, so what follows starts clean. */
 void progress_end(struct progress *p);
 
+/* Clears whatever status line is shown, before a message is printed. */
+void progress_erase(void);
+
 /* CLOCK_MONOTONIC in ns. */
 uint64_t progress_now_ns(void);
 

@@ -112,6 +112,9 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv);
 int cmd_dev(struct vdpactl *ctx, int argc, char **argv);
 int cmd_mgmtdev(struct vdpactl *ctx, int argc, char **argv);
 int cmd_stats(struct vdpactl *ctx, int argc, char **argv);
+/* "stats" under another name (@what) and usage: "dev vstats show". */
+int cmd_stats_as(struct vdpactl *ctx, int argc, char **argv, const char *what,
+		 void (*usage_fn)(void));
 int cmd_inject(struct vdpactl *ctx, int argc, char **argv);
 
 #endif

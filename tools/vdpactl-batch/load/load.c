@@ -525,7 +525,8 @@ int load_session_restore_mac(struct load_session *s, bool *restored)
 	int err;
 
 	*restored = false;
-	if (!s->info.has_start_mac || s->broken)
+	/* Unknown state after a failure; nothing changed before a load. */
+	if (!s->info.has_start_mac || s->broken || !s->counters.loads)
 		return 0;
 	for (i = 0; i < s->cfg.count; i++)
 		if (s->cmds[i].class == VIRTIO_NET_CTRL_MAC &&

@@ -164,8 +164,8 @@ const struct cvq_cmd *load_session_commands(const struct load_session *s);
  * MAC_ADDR_SET through the CVQ, untimed and uncounted: the loads set
  * MACs, which a device may keep across its reset (vdpa_sim_net does),
  * and the device is somebody's. *@restored says whether it was done:
- * not without VIRTIO_NET_F_MAC, nor when the plan set no MAC, nor after
- * a failed load. Prints failures.
+ * not without VIRTIO_NET_F_MAC, nor when the plan set no MAC, nor before
+ * any load or after a failed one. Prints failures.
  */
 int load_session_restore_mac(struct load_session *s, bool *restored);
 

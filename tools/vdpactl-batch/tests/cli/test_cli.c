@@ -551,6 +551,9 @@ static void usage_errors_say_what_was_wrong(void **state)
 		  "Usage: vdpactl-batch stats DEV", "load" },
 		{ "inject", "inject: CASE or list expected",
 		  "Usage: vdpactl-batch inject CASE", "dev show" },
+		{ "dev vstats show", "dev vstats show: DEV expected",
+		  "Usage: vdpactl-batch dev vstats show DEV",
+		  "Usage: vdpactl-batch stats" },
 		{ "inject no-such-case", "inject: no case \"no-such-case\"",
 		  "Usage: vdpactl-batch inject CASE", "dev show" },
 	};
