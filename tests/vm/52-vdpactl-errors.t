@@ -1,19 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vdpactl-batch refuses bad requests with one line on stderr and a non-zero
-# status, and leaves the device usable: wrong names, a device on the other
-# bus driver, out-of-range or non-numeric values, a busy device.
+# status (a wrong command line, 2, then shows the command's usage), and
+# leaves the device usable: wrong names, a device on the other bus
+# driver, out-of-range or non-numeric values, a busy device.
 . tests/lib/tap.sh
 . tests/vm/lib/testbed.sh
 
 # one_line_error DESC STATUS PATTERN CMD [ARG...]: CMD exits with STATUS,
-# prints nothing on stdout and one line matching PATTERN on stderr.
+# prints nothing on stdout and one line matching PATTERN on stderr; with
+# STATUS 2, that line and then the usage ("Usage: ...") alone.
 one_line_error() {
 	_desc=$1 _want=$2 _pattern=$3
 	shift 3
 	_err=$("$@" 2>&1 >/tmp/stdout)
 	_rc=$?
 	_lines=$(printf '%s\n' "$_err" | wc -l)
+	if [ "$_want" = 2 ] &&
+		printf '%s\n' "$_err" | sed -n 2p | grep -q '^Usage: '; then
+		_lines=1
+		_err=$(printf '%s\n' "$_err" | head -n 1)
+	fi
 	if [ "$_rc" = "$_want" ] && [ "$_lines" = 1 ] &&
 		[ ! -s /tmp/stdout ] &&
 		printf '%s' "$_err" | grep -q -- "$_pattern"; then
