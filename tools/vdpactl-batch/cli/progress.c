@@ -2,6 +2,8 @@
 /*
  * A one-line status of a long run on a terminal.
  */
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,7 +17,11 @@ static struct progress *shown;
 
 bool progress_wanted(FILE *f, bool json)
 {
-	return !json && isatty(fileno(f));
+	const char *term = getenv("TERM");
+
+	/* \r and ESC [K redraw the line: a terminal that has them. */
+	return !json && isatty(fileno(f)) && term && *term &&
+	       strcmp(term, "dumb");
 }
 
 void progress_start(struct progress *p, FILE *f, const char *what,

@@ -2,8 +2,9 @@
 /*
  * A one-line status of a long run on a terminal: rounds done, their
  * rate and an estimate of the time left, redrawn a few times a second on
- * stderr and cleared at the end. Off when stderr is not a terminal or
- * the output is JSON, so logs and scripts never see it.
+ * stderr and cleared at the end. Off when stderr is not a terminal, when
+ * TERM is unset or "dumb" (a serial line that is recorded, not watched),
+ * or the output is JSON, so logs and scripts never see it.
  */
 #ifndef VDPACTL_PROGRESS_H
 #define VDPACTL_PROGRESS_H

@@ -43,9 +43,15 @@ static void shown_on_a_terminal_only(void **state)
 	assert_true(fd >= 0);
 	f = fdopen(fd, "w");
 	assert_non_null(f);
+	assert_int_equal(setenv("TERM", "xterm", 1), 0);
 	assert_true(progress_wanted(f, false));
 	/* JSON is for programs: no line even on a terminal. */
 	assert_false(progress_wanted(f, true));
+	/* A terminal that cannot redraw a line, or none named. */
+	assert_int_equal(setenv("TERM", "dumb", 1), 0);
+	assert_false(progress_wanted(f, false));
+	assert_int_equal(unsetenv("TERM"), 0);
+	assert_false(progress_wanted(f, false));
 	fclose(f);
 	close(master);
 }
