@@ -169,7 +169,7 @@ int cmd_stats_as(struct vdpactl *ctx, int argc, char **argv, const char *what,
 		return CMD_USAGE;
 	}
 	dev = argv[0];
-	if (usage_is_help(dev)) {
+	if (opt_is_help(dev)) {
 		usage_fn();
 		return CMD_OK;
 	}

@@ -238,7 +238,7 @@ static bool store_value(const char *cmd, const char *shown, const struct opt *o,
 	return false;
 }
 
-static bool is_help(const char *arg)
+bool opt_is_help(const char *arg)
 {
 	return !strcmp(arg, "help") || !strcmp(arg, "-h") ||
 	       !strcmp(arg, "--help");
@@ -297,7 +297,7 @@ enum opt_result opt_parse(const char *cmd, const struct opt *opts,
 	}
 
 	for (i = 0; i < argc; i++) {
-		if (is_help(argv[i]))
+		if (opt_is_help(argv[i]))
 			return OPT_HELP;
 		if (style == OPT_STYLE_DASHES && strncmp(argv[i], "--", 2)) {
 			pr_err("%s: unexpected argument \"%s\"", cmd, argv[i]);

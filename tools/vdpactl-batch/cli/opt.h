@@ -61,6 +61,9 @@ enum opt_result opt_parse(const char *cmd, const struct opt *opts,
 			  size_t n_opts, enum opt_style style, int argc,
 			  char **argv);
 
+/* "help", "-h" or "--help". */
+bool opt_is_help(const char *arg);
+
 /*
  * Index of the entry of @names (NULL-terminated) that @word equals or
  * uniquely abbreviates; -1 if none, -2 if ambiguous.

@@ -4,9 +4,9 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli/log.h"
+#include "cli/opt.h"
 #include "cli/usage.h"
 #include "cli/vdpactl.h"
 
@@ -27,12 +27,6 @@ void usage_print(const struct usage *u, bool first, bool notes)
 		fputs(u->notes, stderr);
 }
 
-bool usage_is_help(const char *arg)
-{
-	return !strcmp(arg, "help") || !strcmp(arg, "-h") ||
-	       !strcmp(arg, "--help");
-}
-
 int usage_error(const struct usage *u, const char *cmd, const char *fmt, ...)
 {
 	char what[512];
@@ -50,7 +44,7 @@ bool usage_words_wrong(const struct usage *u, const char *cmd, int argc,
 		       char **argv, int min, int max, const char *what,
 		       int *status)
 {
-	if (argc >= 1 && usage_is_help(argv[0])) {
+	if (argc >= 1 && opt_is_help(argv[0])) {
 		usage_print(u, true, true);
 		*status = CMD_OK;
 		return true;

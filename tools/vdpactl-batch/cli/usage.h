@@ -26,9 +26,6 @@ struct usage {
  */
 void usage_print(const struct usage *u, bool first, bool notes);
 
-/* "help", "-h" or "--help". */
-bool usage_is_help(const char *arg);
-
 /*
  * A wrong command line: "@cmd: <what was wrong>" on stderr, then the
  * usage of that command alone. Returns CMD_USAGE.

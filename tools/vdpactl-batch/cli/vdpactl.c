@@ -230,7 +230,7 @@ int cmd_dispatch(struct vdpactl *ctx, const char *level, const struct cmd *cmds,
 		usage_fn();
 		return CMD_USAGE;
 	}
-	if (usage_is_help(argv[0])) {
+	if (opt_is_help(argv[0])) {
 		usage_fn();
 		return CMD_OK;
 	}
