@@ -521,14 +521,8 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 	if (create_bench(ctx, c) || open_all(ctx, c) ||
 	    bench_check_alike(c->bench))
 		goto out;
-	err = load_bench_run(&c->link, "compare");
-	c->interrupted = err == -EINTR;
-	if (c->interrupted)
-		snprintf(c->failure, sizeof(c->failure), "interrupted by %s",
-			 interrupt_name());
-	else if (err)
-		snprintf(c->failure, sizeof(c->failure), "%s",
-			 log_last_error());
+	err = load_bench_run(&c->link, "compare", &c->interrupted, c->failure,
+			     sizeof(c->failure));
 	if (err) {
 		/* Keep the whole rounds before the failure, if any. */
 		if (!c->bench->rounds_done) {

@@ -78,14 +78,8 @@ static int run_rounds(struct vdpactl *ctx, struct load_bench_link *link,
 	err = load_extras_begin(ctx, x, cfg);
 	if (err)
 		return err;
-	err = load_bench_run(link, "load");
-	r->interrupted = err == -EINTR;
-	if (r->interrupted)
-		snprintf(r->failure, sizeof(r->failure), "interrupted by %s",
-			 interrupt_name());
-	else if (err)
-		snprintf(r->failure, sizeof(r->failure), "%s",
-			 log_last_error());
+	err = load_bench_run(link, "load", &r->interrupted, r->failure,
+			     sizeof(r->failure));
 	if (err && b->rounds_done) {
 		r->failed = true;
 		r->loads_done = b->rounds_done;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/interrupt.h"
 #include "cli/load_cli.h"
 #include "cli/log.h"
 #include "lib/util.h"
@@ -233,7 +234,8 @@ void load_bench_progress(void *link, unsigned int done, unsigned int rounds)
 	progress_update(&l->progress, done, progress_now_ns());
 }
 
-int load_bench_run(struct load_bench_link *link, const char *what)
+int load_bench_run(struct load_bench_link *link, const char *what,
+		   bool *interrupted, char *why, size_t len)
 {
 	int err;
 
@@ -242,5 +244,10 @@ int load_bench_run(struct load_bench_link *link, const char *what)
 		       what, link->bench->cfg.rounds, progress_now_ns());
 	err = bench_run(link->bench);
 	progress_end(&link->progress);
+	*interrupted = err == -EINTR;
+	if (*interrupted)
+		snprintf(why, len, "interrupted by %s", interrupt_name());
+	else if (err)
+		snprintf(why, len, "%s", log_last_error());
 	return err;
 }

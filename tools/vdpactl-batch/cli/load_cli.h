@@ -94,8 +94,11 @@ void load_bench_progress(void *link, unsigned int done, unsigned int rounds);
 
 /*
  * Runs @link's engine with a progress line on a terminal (not with -j),
- * named @what; bench_run()'s result.
+ * named @what; bench_run()'s result. On failure @why (@len bytes) says
+ * what stopped it: "interrupted by SIGINT", or the last error printed;
+ * *@interrupted tells which.
  */
-int load_bench_run(struct load_bench_link *link, const char *what);
+int load_bench_run(struct load_bench_link *link, const char *what,
+		   bool *interrupted, char *why, size_t len);
 
 #endif
