@@ -16,33 +16,50 @@
 #include "cli/log.h"
 #include "cli/progress.h"
 
-static void verbose_lines_are_debug_not_errors(void **state)
-{
-	char text[256];
-	FILE *f = tmpfile();
+/* stderr into a temporary file, the sink on it, until capture_end(). */
+struct capture {
+	FILE *f;
 	int saved;
+	char text[256];
+};
+
+static void capture_start(struct capture *c)
+{
+	c->f = tmpfile();
+	assert_non_null(c->f);
+	fflush(stderr);
+	c->saved = dup(STDERR_FILENO);
+	assert_true(c->saved >= 0);
+	assert_int_not_equal(dup2(fileno(c->f), STDERR_FILENO), -1);
+	log_to_stderr();
+}
+
+/* What stderr got, in c->text. */
+static void capture_end(struct capture *c)
+{
 	size_t n;
 
-	(void)state;
-	assert_non_null(f);
 	fflush(stderr);
-	saved = dup(STDERR_FILENO);
-	assert_true(saved >= 0);
-	assert_int_not_equal(dup2(fileno(f), STDERR_FILENO), -1);
-	log_to_stderr();
+	dup2(c->saved, STDERR_FILENO);
+	close(c->saved);
+	rewind(c->f);
+	n = fread(c->text, 1, sizeof(c->text) - 1, c->f);
+	c->text[n] = '\0';
+	fclose(c->f);
+}
+
+static void verbose_lines_are_debug_not_errors(void **state)
+{
+	struct capture c;
+
+	(void)state;
+	capture_start(&c);
 	pr_err("load 3: device acked ERR (1)");
 	pr_verbose(1, 1, "VHOST_SET_FEATURES on /dev/vhost-vdpa-0");
 	pr_verbose(1, 2, "not asked for");
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-
-	rewind(f);
-	n = fread(text, 1, sizeof(text) - 1, f);
-	text[n] = '\0';
-	fclose(f);
+	capture_end(&c);
 	assert_string_equal(
-		text,
+		c.text,
 		"vdpactl-batch: load 3: device acked ERR (1)\n"
 		"vdpactl-batch: debug: VHOST_SET_FEATURES on /dev/vhost-vdpa-0\n");
 	/* The report's error is the error, not the chatter after it. */
@@ -53,32 +70,17 @@ static void verbose_lines_are_debug_not_errors(void **state)
 static void errors_clear_the_progress_line(void **state)
 {
 	struct progress p;
-	char text[256];
-	FILE *f = tmpfile();
-	int saved;
-	size_t n;
+	struct capture c;
 
 	(void)state;
-	assert_non_null(f);
-	fflush(stderr);
-	saved = dup(STDERR_FILENO);
-	assert_true(saved >= 0);
-	assert_int_not_equal(dup2(fileno(f), STDERR_FILENO), -1);
-	log_to_stderr();
+	capture_start(&c);
 	progress_start(&p, stderr, "load", 100, 0);
 	progress_update(&p, 50, 1000000000ULL);
 	pr_err("load 51: no completion within 1000 ms");
 	progress_end(&p); /* erased already: nothing more */
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-
-	rewind(f);
-	n = fread(text, 1, sizeof(text) - 1, f);
-	text[n] = '\0';
-	fclose(f);
+	capture_end(&c);
 	assert_string_equal(
-		text,
+		c.text,
 		"\rload: 50/100 rounds, 50.0 rounds/s, about 1 s left\033[K"
 		"\r\033[K"
 		"vdpactl-batch: load 51: no completion within 1000 ms\n");
