@@ -23,6 +23,7 @@
 #include "vsb_features.h"
 #include "vsb_filter.h"
 #include "vsb_cost.h"
+#include "vsb_fault_rule.h"
 #include "vsb_loopback.h"
 #include "vsb_ring.h"
 
@@ -158,6 +159,8 @@ struct vsb_cvq_stats {
 	u64 cost_real_ns;
 	/* runs of the CVQ to their last publish, less the cost paid */
 	u64 cvq_busy_ns;
+	/* commands a fault rule acted on */
+	u64 faults;
 	struct vsb_hist cmds_per_batch;
 	struct vsb_hist cmd_ns;
 	struct vsb_hist kick_ns;
@@ -223,6 +226,8 @@ struct vsb_dev {
 	wait_queue_head_t cost_wq;
 	/* Q: this run came back to a changed device and must stop */
 	bool run_abandoned;
+	/* Q+L: a fault rule stalled the CVQ; it is served again after reset */
+	bool cvq_stalled;
 
 	/* Q: the queues and what only a run uses */
 	struct vsb_vq vqs[VSB_MAX_NVQS];
@@ -238,6 +243,9 @@ struct vsb_dev {
 	enum vsb_completion completion;
 	u32 batch_limit;
 	struct vsb_cost cost;
+	struct vsb_fault_rules fault_rules;
+	/* some rule is set: a run reads it without L (vsb_faults_changed) */
+	bool faults_armed;
 	u8 provisioned_mac[ETH_ALEN];
 	struct vsb_net_ctrl ctrl;
 	/* "vdpactl-batch dev link DEV down": kept across device resets */
@@ -339,6 +347,13 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 		 const struct vsb_dev_params *params);
 
 /* Features: Q or L held. */
+/* The fault rules changed (L held): a run looks for them from now on. */
+static inline void vsb_faults_changed(struct vsb_dev *vsb)
+{
+	lockdep_assert_held(&vsb->lock);
+	WRITE_ONCE(vsb->faults_armed, vsb->fault_rules.count != 0);
+}
+
 static inline u16 vsb_cvq_index(const struct vsb_dev *vsb)
 {
 	return 2 * vsb_net_pairs(vsb->features, vsb->max_vqp);

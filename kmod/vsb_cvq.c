@@ -545,6 +545,70 @@ void vsb_cvq_fetch(const struct vsb_ring *ring, const struct vsb_chain *chain,
 }
 
 /**
+ * vsb_cvq_peek - a command's header, before vsb_cvq_fetch() answers it
+ * @ring: the control queue
+ * @chain: the command's chain
+ * @class: set to its class
+ * @cmd: and command
+ *
+ * Return: 0, or -EINVAL for a chain vsb_cvq_fetch() fails as badly
+ * framed or unreadable.
+ */
+int vsb_cvq_peek(const struct vsb_ring *ring, const struct vsb_chain *chain,
+		 u8 *class, u8 *cmd)
+{
+	u8 hdr[VSB_CVQ_HDR_LEN];
+
+	if (chain->out_len < VSB_CVQ_HDR_LEN || chain->in_len < 1 ||
+	    vsb_chain_read(ring, chain, 0, hdr, sizeof(hdr)))
+		return -EINVAL;
+	*class = hdr[0];
+	*cmd = hdr[1];
+	return 0;
+}
+
+/**
+ * vsb_cvq_refuse - a command given back unanswered, the device failed
+ * @class: its class, as vsb_cvq_peek() read it
+ * @cmd: its command
+ * @fault: why; not NONE
+ * @res: set as vsb_cvq_fetch() sets it for a fault: nothing written
+ */
+void vsb_cvq_refuse(u8 class, u8 cmd, enum vsb_fault fault,
+		    struct vsb_cvq_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->class = class;
+	res->cmd = cmd;
+	res->ack = VIRTIO_NET_ERR;
+	res->fault = fault;
+}
+
+/**
+ * vsb_cvq_nack - answer a fetched command VIRTIO_NET_ERR after all
+ * @cmd: the command, as vsb_cvq_fetch() left it
+ * @res: its result: acked VIRTIO_NET_ERR with no answer, so that
+ *	 vsb_cvq_apply() changes nothing
+ *
+ * A fault rule's NACK: the device refuses a command it could have done,
+ * as a NIC's firmware may. Nothing to do for one refused already or
+ * that faulted.
+ */
+void vsb_cvq_nack(const struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res)
+{
+	u8 ack = VIRTIO_NET_ERR;
+
+	if (res->fault || res->ack != VIRTIO_NET_OK)
+		return;
+	if (vsb_chain_write(cmd->ring, cmd->chain, 0, &ack, 1)) {
+		res->fault = VSB_FAULT_BUFFER_ACCESS;
+		return;
+	}
+	res->ack = ack;
+	res->reply_len = 0;
+}
+
+/**
  * vsb_cvq_apply - put a command acked OK in force
  * @cmd: the command, as vsb_cvq_fetch() left it
  * @ctrl: the device's control state

@@ -145,6 +145,11 @@ void vsb_net_ctrl_reset(struct vsb_net_ctrl *ctrl, const u8 *mac, u16 max_pairs,
 void vsb_cvq_fetch(const struct vsb_ring *ring, const struct vsb_chain *chain,
 		   u64 features, u16 max_pairs, struct vsb_cvq_scratch *scratch,
 		   struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res);
+int vsb_cvq_peek(const struct vsb_ring *ring, const struct vsb_chain *chain,
+		 u8 *class, u8 *cmd);
+void vsb_cvq_refuse(u8 class, u8 cmd, enum vsb_fault fault,
+		    struct vsb_cvq_result *res);
+void vsb_cvq_nack(const struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res);
 void vsb_cvq_apply(const struct vsb_cvq_cmd *cmd, struct vsb_net_ctrl *ctrl,
 		   struct vsb_cvq_result *res);
 void vsb_cvq_reply(const struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res);

@@ -474,6 +474,9 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 	vsb->status = 0;
 	vsb->suspended = false;
 	vsb->config_owed = false;
+	vsb->cvq_stalled = false;
+	vsb_fault_rules_reset(&vsb->fault_rules);
+	vsb_faults_changed(vsb);
 	vsb_net_ctrl_reset(&vsb->ctrl, vsb->provisioned_mac, vsb->max_vqp, 0);
 	vsb_rx_filter_build(&vsb->rx_filter, &vsb->ctrl, 0);
 	memcpy(&vsb->rx_rss, &vsb->ctrl.rss, sizeof(vsb->rx_rss));

@@ -27,6 +27,7 @@ static const char *const vsb_fault_names[VSB_FAULT_COUNT] = {
 	[VSB_FAULT_PACKED_FLAGS] = "packed descriptor flags disagree",
 	[VSB_FAULT_ID_RANGE] = "buffer id out of range",
 	[VSB_FAULT_ID_IN_USE] = "buffer id already in use",
+	[VSB_FAULT_INJECTED] = "reset injected by a fault rule",
 };
 
 const char *vsb_fault_name(enum vsb_fault fault)

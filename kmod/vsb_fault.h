@@ -29,6 +29,7 @@ enum vsb_fault {
 	VSB_FAULT_PACKED_FLAGS, /* packed: avail/used flags of the wrong lap */
 	VSB_FAULT_ID_RANGE, /* packed: buffer id >= num */
 	VSB_FAULT_ID_IN_USE, /* packed: buffer id still in flight */
+	VSB_FAULT_INJECTED, /* no driver's: a fault rule's reset action */
 	VSB_FAULT_COUNT
 };
 

@@ -451,6 +451,163 @@ static int vsb_genl_announce_doit(struct sk_buff *skb, struct genl_info *info)
 	return ret ?: vsb_genl_change(info, vsb_genl_announce);
 }
 
+/* One rule, as FAULT_GET shows it; L held. */
+static int vsb_put_fault_rule(struct sk_buff *msg,
+			      const struct vsb_fault_rule *rule)
+{
+	struct nlattr *nest = nla_nest_start(msg, VSB_A_FAULT_RULE);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, VSB_FRULE_ID, rule->id) ||
+	    nla_put_u8(msg, VSB_FRULE_ACTION, rule->action) ||
+	    (rule->class != VSB_FAULT_RULE_ANY &&
+	     nla_put_u8(msg, VSB_FRULE_CLASS, rule->class)) ||
+	    (rule->cmd != VSB_FAULT_RULE_ANY &&
+	     nla_put_u8(msg, VSB_FRULE_CMD, rule->cmd)) ||
+	    (rule->nth && nla_put_u32(msg, VSB_FRULE_NTH, rule->nth)) ||
+	    (rule->interval &&
+	     nla_put_u32(msg, VSB_FRULE_INTERVAL, rule->interval)) ||
+	    (rule->probability &&
+	     (nla_put_u32(msg, VSB_FRULE_PROBABILITY, rule->probability) ||
+	      nla_put_u32(msg, VSB_FRULE_SEED, rule->seed))) ||
+	    (rule->times && nla_put_u32(msg, VSB_FRULE_TIMES, rule->times)) ||
+	    (rule->delay_ns &&
+	     nla_put_u32(msg, VSB_FRULE_DELAY_NS, rule->delay_ns)) ||
+	    (rule->persist && nla_put_flag(msg, VSB_FRULE_PERSIST)) ||
+	    nla_put_u64_64bit(msg, VSB_FRULE_MATCHED, rule->matched,
+			      VSB_FRULE_PAD) ||
+	    nla_put_u64_64bit(msg, VSB_FRULE_HITS, rule->hits, VSB_FRULE_PAD)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/* Every rule of the device, in order; L held. */
+static int vsb_fill_fault_rules(struct vsb_dev *vsb, struct sk_buff *msg)
+{
+	const struct vsb_fault_rules *rules = &vsb->fault_rules;
+	struct nlattr *nest = nla_nest_start(msg, VSB_A_FAULT_RULES);
+	u32 i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < rules->count; i++) {
+		if (vsb_put_fault_rule(msg, &rules->rule[i])) {
+			nla_nest_cancel(msg, nest);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/* Like the statistics: the hits count the guest's commands by class. */
+static int vsb_genl_fault_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	int ret = vsb_genl_check_reader(skb, info->extack);
+
+	return ret ?: vsb_genl_get(info, vsb_fill_fault_rules);
+}
+
+static int vsb_genl_fault_get_dumpit(struct sk_buff *msg,
+				     struct netlink_callback *cb)
+{
+	return vsb_genl_dump(msg, cb, vsb_fill_fault_rules);
+}
+
+static const struct nla_policy vsb_genl_frule_policy[VSB_FRULE_MAX + 1];
+
+static u32 vsb_nla_u32_or(const struct nlattr *attr, u32 absent)
+{
+	return attr ? nla_get_u32(attr) : absent;
+}
+
+/* A rule from a request's VSB_A_FAULT_RULE, checked; the policy parsed it. */
+static int vsb_fault_rule_parse(struct genl_info *info,
+				struct vsb_fault_rule *rule)
+{
+	struct nlattr *nest = info->attrs[VSB_A_FAULT_RULE];
+	struct nlattr *tb[VSB_FRULE_MAX + 1];
+	const char *why;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, VSB_A_FAULT_RULE))
+		return -EINVAL;
+	ret = nla_parse_nested(tb, VSB_FRULE_MAX, nest, vsb_genl_frule_policy,
+			       info->extack);
+	if (ret)
+		return ret;
+	if (!tb[VSB_FRULE_ACTION]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, nest,
+				    "a fault rule needs an action");
+		return -EINVAL;
+	}
+	*rule = (struct vsb_fault_rule){
+		.action = nla_get_u8(tb[VSB_FRULE_ACTION]),
+		.class = tb[VSB_FRULE_CLASS] ? nla_get_u8(tb[VSB_FRULE_CLASS]) :
+					       VSB_FAULT_RULE_ANY,
+		.cmd = tb[VSB_FRULE_CMD] ? nla_get_u8(tb[VSB_FRULE_CMD]) :
+					   VSB_FAULT_RULE_ANY,
+		.nth = vsb_nla_u32_or(tb[VSB_FRULE_NTH], 0),
+		.interval = vsb_nla_u32_or(tb[VSB_FRULE_INTERVAL], 0),
+		.probability = vsb_nla_u32_or(tb[VSB_FRULE_PROBABILITY], 0),
+		.seed = vsb_nla_u32_or(tb[VSB_FRULE_SEED], 0),
+		.times = vsb_nla_u32_or(tb[VSB_FRULE_TIMES], 0),
+		.delay_ns = vsb_nla_u32_or(tb[VSB_FRULE_DELAY_NS], 0),
+		.persist = nla_get_flag(tb[VSB_FRULE_PERSIST]),
+	};
+	why = vsb_fault_rule_check(rule);
+	if (why) {
+		NL_SET_ERR_MSG_ATTR_FMT(info->extack, nest, "%s", why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int vsb_genl_fault_add(struct vsb_dev *vsb, struct genl_info *info)
+{
+	struct vsb_fault_rule rule;
+	const char *why;
+	int ret = vsb_fault_rule_parse(info, &rule);
+
+	if (ret)
+		return ret;
+	ret = vsb_fault_rules_add(&vsb->fault_rules, &rule, &why);
+	if (ret)
+		NL_SET_ERR_MSG_FMT(info->extack, "%s", why);
+	vsb_faults_changed(vsb);
+	return ret;
+}
+
+/* The reply: the device's rules, the new one last. */
+static int vsb_genl_fault_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	int ret = vsb_genl_check_admin(skb, info);
+
+	if (ret)
+		return ret;
+	ret = vsb_genl_change(info, vsb_genl_fault_add);
+	return ret ?: vsb_genl_get(info, vsb_fill_fault_rules);
+}
+
+static int vsb_genl_fault_clear(struct vsb_dev *vsb, struct genl_info *info)
+{
+	vsb_fault_rules_clear(&vsb->fault_rules);
+	vsb_faults_changed(vsb);
+	return 0;
+}
+
+static int vsb_genl_fault_clear_doit(struct sk_buff *skb,
+				     struct genl_info *info)
+{
+	int ret = vsb_genl_check_admin(skb, info);
+
+	return ret ?: vsb_genl_change(info, vsb_genl_fault_clear);
+}
+
 /* Requests name a device, or none in a dump. */
 static const struct nla_policy vsb_genl_dev_policy[VSB_A_MAX + 1] = {
 	[VSB_A_DEV_NAME] = { .type = NLA_STRING, .len = VSB_GENL_NAME_MAX },
@@ -473,6 +630,32 @@ static const struct nla_policy vsb_genl_set_policy[VSB_A_MAX + 1] = {
 	[VSB_A_COMPLETION] = NLA_POLICY_MAX(NLA_U8, VSB_COMPLETION_MODE_BATCH),
 	[VSB_A_BATCH_LIMIT] = NLA_POLICY_MAX(NLA_U32, VSB_QUEUE_SIZE_MAX),
 	[VSB_A_COST] = NLA_POLICY_NESTED(vsb_genl_cost_policy),
+};
+
+static const struct netlink_range_validation vsb_frule_probability_range = {
+	.min = 1,
+	.max = VSB_FAULT_PROBABILITY_ONE,
+};
+
+/* The ranges a rule's fields have alone; vsb_fault_rule_check() the rest. */
+static const struct nla_policy vsb_genl_frule_policy[VSB_FRULE_MAX + 1] = {
+	[VSB_FRULE_ACTION] = NLA_POLICY_RANGE(NLA_U8, VSB_FAULT_ACTION_NACK,
+					      VSB_FAULT_ACTION_MAX),
+	[VSB_FRULE_CLASS] = { .type = NLA_U8 },
+	[VSB_FRULE_CMD] = { .type = NLA_U8 },
+	[VSB_FRULE_NTH] = NLA_POLICY_MIN(NLA_U32, 1),
+	[VSB_FRULE_INTERVAL] = NLA_POLICY_MIN(NLA_U32, 1),
+	[VSB_FRULE_PROBABILITY] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &vsb_frule_probability_range),
+	[VSB_FRULE_SEED] = { .type = NLA_U32 },
+	[VSB_FRULE_TIMES] = NLA_POLICY_MIN(NLA_U32, 1),
+	[VSB_FRULE_DELAY_NS] = NLA_POLICY_FULL_RANGE(NLA_U32, &vsb_cost_range),
+	[VSB_FRULE_PERSIST] = { .type = NLA_FLAG },
+};
+
+static const struct nla_policy vsb_genl_fault_policy[VSB_A_MAX + 1] = {
+	[VSB_A_DEV_NAME] = { .type = NLA_STRING, .len = VSB_GENL_NAME_MAX },
+	[VSB_A_FAULT_RULE] = NLA_POLICY_NESTED(vsb_genl_frule_policy),
 };
 
 static const struct nla_policy vsb_genl_link_policy[VSB_A_MAX + 1] = {
@@ -525,6 +708,26 @@ static const struct genl_ops vsb_genl_ops[] = {
 	{
 		.cmd = VSB_CMD_ANNOUNCE,
 		.doit = vsb_genl_announce_doit,
+		.policy = vsb_genl_dev_policy,
+		.maxattr = VSB_A_MAX,
+	},
+	{
+		.cmd = VSB_CMD_FAULT_ADD,
+		.doit = vsb_genl_fault_add_doit,
+		.policy = vsb_genl_fault_policy,
+		.maxattr = VSB_A_MAX,
+	},
+	{
+		.cmd = VSB_CMD_FAULT_GET,
+		.doit = vsb_genl_fault_get_doit,
+		.start = vsb_genl_dump_start_reader,
+		.dumpit = vsb_genl_fault_get_dumpit,
+		.policy = vsb_genl_dev_policy,
+		.maxattr = VSB_A_MAX,
+	},
+	{
+		.cmd = VSB_CMD_FAULT_CLEAR,
+		.doit = vsb_genl_fault_clear_doit,
 		.policy = vsb_genl_dev_policy,
 		.maxattr = VSB_A_MAX,
 	},

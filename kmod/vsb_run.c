@@ -92,7 +92,7 @@ static bool vsb_coal_notify(struct vsb_dev *vsb, struct vsb_vq *vq,
  * so the driver must learn now that it will not see them, not at the next
  * kick, which may never come.
  */
-static bool vsb_complete(struct vsb_dev *vsb, struct vsb_vq *vq)
+static bool vsb_complete(struct vsb_dev *vsb, struct vsb_vq *vq, bool silent)
 {
 	u16 published;
 	bool wanted;
@@ -114,6 +114,9 @@ static bool vsb_complete(struct vsb_dev *vsb, struct vsb_vq *vq)
 	 */
 	if (vq->ring.fault)
 		vsb_needs_reset(vsb, vq);
+	/* A fault rule's: published, the notification owed is dropped. */
+	if (silent)
+		return false;
 	if (vsb_coal_on(&vq->coal) || vq->coal_state.owed)
 		return vsb_coal_notify(vsb, vq, published, wanted);
 	if (!wanted || !vq->cb.callback)
@@ -160,6 +163,13 @@ struct vsb_cvq_run {
 	struct vsb_cost_owed owed; /* what the next publish pays for */
 	u64 paid; /* ns spent paying since the last publish */
 	u64 busy_from; /* the run began, or the last publish */
+	/* fault rules (vsb_fault_rule.h) on the commands since the publish */
+	u64 delay_ns; /* to wait before it */
+	bool silent; /* it notifies nobody */
+	/* a command held back to be completed after a later one */
+	bool held;
+	u16 held_head;
+	u32 held_len;
 };
 
 /*
@@ -210,35 +220,49 @@ static void vsb_cost_sleep(struct vsb_dev *vsb, u64 gen, u64 deadline,
 }
 
 /*
- * Pay what the operation about to publish costs in the model, parked
- * (vsb_park()): the driver's and vdpa's requests that must not wait for a
- * run do not wait for a model either, and the rest wait at most the
- * cost. Priced with the model in force now. What it realized is counted
- * and traced next to what it asked for.
+ * Wait @ns parked (vsb_park()): the driver's and vdpa's requests that
+ * must not wait for a run do not wait for a model either, and the rest
+ * wait at most that long. Sets *@took to the time it took.
+ *
+ * Return: false if the run was abandoned meanwhile (a reset, a new owner).
+ */
+static bool vsb_cvq_wait(struct vsb_dev *vsb, u64 ns, bool precise, u64 *took)
+{
+	u64 start = ktime_get_ns();
+	u64 gen = vsb_park(vsb);
+
+	vsb_cost_sleep(vsb, gen, start + ns, precise);
+	*took = ktime_get_ns() - start;
+	return vsb_unpark(vsb, gen);
+}
+
+/*
+ * Pay what the operation about to publish costs in the model, priced with
+ * the model in force now; then the delay fault rules put on its commands.
+ * What the model realized is counted and traced next to what it asked
+ * for; neither counts as the device's own time.
  *
  * Return: false if the run was abandoned meanwhile (a reset, a new owner).
  */
 static bool vsb_cvq_pay(struct vsb_dev *vsb, struct vsb_cvq_run *run)
 {
 	struct vsb_cvq_stats *stats = &vsb->cvq_stats;
-	struct vsb_cost cost;
-	u64 want, start, took, gen;
+	u64 delay = run->delay_ns;
+	struct vsb_cost cost = { 0 };
+	u64 want = 0, took;
 	bool kept;
 
+	run->delay_ns = 0;
 	/* A publish of nothing new (a run's last look) owes nothing. */
-	if (!run->owed.cmds)
-		return true;
-	mutex_lock(&vsb->lock);
-	cost = vsb->cost;
-	mutex_unlock(&vsb->lock);
-	want = vsb_cost_take(&cost, &run->owed);
+	if (run->cost_on && run->owed.cmds) {
+		mutex_lock(&vsb->lock);
+		cost = vsb->cost;
+		mutex_unlock(&vsb->lock);
+		want = vsb_cost_take(&cost, &run->owed);
+	}
 	if (!want)
-		return true;
-	start = ktime_get_ns();
-	gen = vsb_park(vsb);
-	vsb_cost_sleep(vsb, gen, start + want, cost.precise);
-	took = ktime_get_ns() - start;
-	kept = vsb_unpark(vsb, gen);
+		goto delay;
+	kept = vsb_cvq_wait(vsb, want, cost.precise, &took);
 	mutex_lock(&vsb->lock);
 	stats->cost_ops++;
 	stats->cost_ns += want;
@@ -247,6 +271,13 @@ static bool vsb_cvq_pay(struct vsb_dev *vsb, struct vsb_cvq_run *run)
 	vsb_hist_add(&stats->cost_real_hist_ns, took, 1);
 	mutex_unlock(&vsb->lock);
 	trace_vsb_cvq_cost(vsb, run->cmds, want, took, cost.precise);
+	run->paid += took;
+	if (!kept)
+		return false;
+delay:
+	if (!delay)
+		return true;
+	kept = vsb_cvq_wait(vsb, delay, false, &took);
 	run->paid += took;
 	return kept;
 }
@@ -277,7 +308,7 @@ static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
 	bool notified;
 	u64 now;
 
-	if (run->cost_on && !vsb_cvq_pay(vsb, run))
+	if ((run->cost_on || unlikely(run->delay_ns)) && !vsb_cvq_pay(vsb, run))
 		return;
 	if (run->changed) {
 		mutex_lock(&vsb->lock);
@@ -298,7 +329,8 @@ static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
 	}
 	if (cvq->ring.used_idx == cvq->ring.used_counted)
 		return;
-	notified = vsb_complete(vsb, cvq);
+	notified = vsb_complete(vsb, cvq, run->silent);
+	run->silent = false;
 	now = ktime_get_ns();
 	mutex_lock(&vsb->lock);
 	stats->batches++;
@@ -321,18 +353,74 @@ static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
 }
 
 /*
+ * vsb_cvq_fetch() while fault rules are set: the rule that acts on the
+ * command popped, if any, is picked first, so that a command stalled or
+ * failed with a reset has no ack written. A command whose header the
+ * device cannot read is no rule's (vsb_cvq_fetch() fails it). Returns the
+ * rule's action, with what it owes the run; a stalled command is not
+ * fetched.
+ */
+static u8 vsb_cvq_fetch_faulty(struct vsb_dev *vsb, struct vsb_vq *cvq,
+			       struct vsb_cvq_run *run, struct vsb_cvq_cmd *cmd,
+			       struct vsb_cvq_result *res)
+{
+	const struct vsb_fault_rule *rule = NULL;
+	u8 action = VSB_FAULT_ACTION_UNSPEC;
+	u8 class, cmd_no;
+
+	if (!vsb_cvq_peek(&cvq->ring, &cvq->chain, &class, &cmd_no)) {
+		mutex_lock(&vsb->lock);
+		rule = vsb_fault_rules_pick(&vsb->fault_rules, class, cmd_no);
+		if (rule) {
+			vsb->cvq_stats.faults++;
+			trace_vsb_cvq_fault(vsb, rule, cvq->chain.head, class,
+					    cmd_no);
+			action = rule->action;
+			/* Delayed together, they complete the longest later. */
+			if (action == VSB_FAULT_ACTION_DELAY)
+				run->delay_ns = max_t(u64, run->delay_ns,
+						      rule->delay_ns);
+			else if (action == VSB_FAULT_ACTION_SILENT)
+				run->silent = true;
+		}
+		mutex_unlock(&vsb->lock);
+	}
+	if (action == VSB_FAULT_ACTION_STALL)
+		return action;
+	if (action == VSB_FAULT_ACTION_RESET) {
+		vsb_cvq_refuse(class, cmd_no, VSB_FAULT_INJECTED, res);
+		return action;
+	}
+	vsb_cvq_fetch(&cvq->ring, &cvq->chain, vsb->features, vsb->max_vqp,
+		      &vsb->cvq_scratch, cmd, res);
+	if (action == VSB_FAULT_ACTION_NACK)
+		vsb_cvq_nack(cmd, res);
+	return action;
+}
+
+/*
  * Execute a command popped from the control queue: read, checked and
  * answered with no lock but the queues', put in force and counted under
  * vsb->lock, which management requests read the state and counters with.
+ * Returns the action of the fault rule that acted on it, if any: a
+ * stalled command is neither put in force nor counted.
  */
-static void vsb_cvq_execute(struct vsb_dev *vsb, struct vsb_vq *cvq,
-			    struct vsb_cvq_run *run, struct vsb_cvq_result *res)
+static u8 vsb_cvq_execute(struct vsb_dev *vsb, struct vsb_vq *cvq,
+			  struct vsb_cvq_run *run, struct vsb_cvq_result *res)
 {
+	u8 action = VSB_FAULT_ACTION_UNSPEC;
 	struct vsb_cvq_cmd cmd;
 	u64 now;
 
-	vsb_cvq_fetch(&cvq->ring, &cvq->chain, vsb->features, vsb->max_vqp,
-		      &vsb->cvq_scratch, &cmd, res);
+	/* Without rules, as fast as before they existed. */
+	if (unlikely(READ_ONCE(vsb->faults_armed))) {
+		action = vsb_cvq_fetch_faulty(vsb, cvq, run, &cmd, res);
+		if (action == VSB_FAULT_ACTION_STALL)
+			return action;
+	} else {
+		vsb_cvq_fetch(&cvq->ring, &cvq->chain, vsb->features,
+			      vsb->max_vqp, &vsb->cvq_scratch, &cmd, res);
+	}
 	if (run->timed)
 		now = ktime_get_ns();
 	mutex_lock(&vsb->lock);
@@ -357,6 +445,41 @@ static void vsb_cvq_execute(struct vsb_dev *vsb, struct vsb_vq *cvq,
 				  now - run->last);
 		run->last = now;
 	}
+	return action;
+}
+
+/*
+ * A fault rule's stall (Q held): the command just taken is never
+ * completed, and the device serves its CVQ no more until a reset, as a
+ * NIC whose firmware hung. Kicks then schedule runs that find no CVQ.
+ */
+static void vsb_cvq_stall(struct vsb_dev *vsb)
+{
+	mutex_lock(&vsb->lock);
+	vsb->cvq_stalled = true;
+	mutex_unlock(&vsb->lock);
+	vsb_kick_hint_forget(vsb);
+}
+
+/*
+ * Complete a command; one a fault rule held back (reorder) follows it,
+ * so the driver sees the two out of order. Without VIRTIO_F_IN_ORDER,
+ * which the device never offers, that is any device's right.
+ */
+static int vsb_cvq_push(struct vsb_vq *cvq, struct vsb_cvq_run *run, u16 head,
+			u32 len)
+{
+	if (vsb_ring_push(&cvq->ring, head, len))
+		return -EIO;
+	if (likely(!run->held))
+		return 0;
+	run->held = false;
+	if (vsb_ring_push(&cvq->ring, run->held_head, run->held_len)) {
+		/* @head is completed: it must not be given back as well. */
+		cvq->chain.head = U16_MAX;
+		return -EIO;
+	}
+	return 0;
 }
 
 /* The CVQ, if the driver has it running; Q held. */
@@ -364,7 +487,7 @@ static struct vsb_vq *vsb_running_cvq(struct vsb_dev *vsb)
 {
 	struct vsb_vq *cvq = &vsb->vqs[vsb_cvq_index(vsb)];
 
-	if (!vsb_running(vsb) || !cvq->ready ||
+	if (!vsb_running(vsb) || !cvq->ready || vsb->cvq_stalled ||
 	    !(vsb->features & BIT_ULL(VIRTIO_NET_F_CTRL_VQ)))
 		return NULL;
 	return cvq;
@@ -384,6 +507,7 @@ static bool vsb_process_cvq(struct vsb_dev *vsb, bool *served)
 	struct vsb_cvq_run run;
 	bool more = false;
 	u32 done = 0;
+	u8 action;
 	int ret;
 
 	if (!cvq)
@@ -423,14 +547,23 @@ static bool vsb_process_cvq(struct vsb_dev *vsb, bool *served)
 
 		if (!run.cmds)
 			run.fetched = run.last;
-		vsb_cvq_execute(vsb, cvq, &run, &res);
+		action = vsb_cvq_execute(vsb, cvq, &run, &res);
+		if (unlikely(action == VSB_FAULT_ACTION_STALL)) {
+			vsb_cvq_stall(vsb);
+			break;
+		}
 		ret = 0;
 		if (res.fault) {
 			/* The chain goes back below, with length 0. */
 			cvq->ring.fault = res.fault;
 			ret = -EIO;
-		} else if (vsb_ring_push(&cvq->ring, cvq->chain.head,
-					 res.used_len)) {
+		} else if (unlikely(action == VSB_FAULT_ACTION_REORDER) &&
+			   !run.held) {
+			run.held = true;
+			run.held_head = cvq->chain.head;
+			run.held_len = res.used_len;
+		} else if (vsb_cvq_push(cvq, &run, cvq->chain.head,
+					res.used_len)) {
 			ret = -EIO;
 		}
 		/* A faulty command is completed too, with length 0. */
@@ -462,9 +595,19 @@ static bool vsb_process_cvq(struct vsb_dev *vsb, bool *served)
 	}
 	if (ret < 0)
 		vsb_ring_return_chain(&cvq->ring, &cvq->chain);
-	vsb_cvq_complete(vsb, cvq, &run);
+	/*
+	 * Held back with no later command to pass it: last, then; also when
+	 * the run ends in an error, for it was done and its driver waits.
+	 */
+	if (run.held && vsb_ring_push(&cvq->ring, run.held_head, run.held_len))
+		ret = -EIO;
+	/*
+	 * A device that gives up says so before it publishes what it gives
+	 * back: a driver that sees a chain come back unanswered sees why.
+	 */
 	if (ret < 0)
 		vsb_needs_reset(vsb, cvq);
+	vsb_cvq_complete(vsb, cvq, &run);
 	*served |= done > 0;
 	return more;
 }
@@ -575,7 +718,7 @@ static bool vsb_process_data(struct vsb_dev *vsb, bool *served)
 	for (i = 0; i < 2 * dr->pairs; i++) {
 		struct vsb_vq *vq = &vsb->vqs[i];
 
-		if (vq->ready && vsb_complete(vsb, vq))
+		if (vq->ready && vsb_complete(vsb, vq, false))
 			atomic64_inc(&vsb->vq_interrupts[i]);
 	}
 	if (dr->bad) {

@@ -290,6 +290,7 @@ int vsb_fill_genl_stats(struct vsb_dev *vsb, struct sk_buff *msg)
 		{ VSB_STAT_COST_NS, cvq->cost_ns },
 		{ VSB_STAT_COST_REAL_NS, cvq->cost_real_ns },
 		{ VSB_STAT_CVQ_BUSY_NS, cvq->cvq_busy_ns },
+		{ VSB_STAT_FAULTS, cvq->faults },
 	};
 	struct nlattr *nest;
 	unsigned int i;

@@ -98,6 +98,33 @@ TRACE_EVENT(vsb_cvq_cost,
 		      __entry->real_ns, __entry->precise)
 );
 
+/* A fault rule (uapi/vdpa_sim_batch.h) acted on a command. */
+TRACE_EVENT(vsb_cvq_fault,
+	    TP_PROTO(const struct vsb_dev *vsb,
+		     const struct vsb_fault_rule *rule, u16 chain_head,
+		     u8 class, u8 cmd),
+	    TP_ARGS(vsb, rule, chain_head, class, cmd),
+	    TP_STRUCT__entry(__string(dev, dev_name(&vsb->vdpa.dev))
+			     __field(u32, rule)
+			     __string(action,
+				      vsb_fault_action_name(rule->action))
+			     __field(u16, head)
+			     __field(u8, class)
+			     __field(u8, cmd)
+			     __field(u64, hit)),
+	    TP_fast_assign(__assign_str(dev);
+			   __entry->rule = rule->id;
+			   __assign_str(action);
+			   __entry->head = chain_head;
+			   __entry->class = class;
+			   __entry->cmd = cmd;
+			   __entry->hit = rule->hits;),
+	    TP_printk("dev=%s rule=%u action=%s head=%u class=%u cmd=%u hit=%llu",
+		      __get_str(dev), __entry->rule, __get_str(action),
+		      __entry->head, __entry->class, __entry->cmd,
+		      __entry->hit)
+);
+
 /* The device entered NEEDS_RESET. */
 TRACE_EVENT(vsb_needs_reset,
 	    TP_PROTO(const struct vsb_dev *vsb, u16 queue,

@@ -34,6 +34,10 @@ enum vsb_genl_cmd {
 	VSB_CMD_STATE_GET, /* reply: DEV_NAME and the state attributes */
 	VSB_CMD_LINK_SET, /* DEV_NAME and LINK: the link the driver sees */
 	VSB_CMD_ANNOUNCE, /* DEV_NAME: ask the driver to announce itself */
+	/* DEV_NAME and FAULT_RULE: add a rule; reply: FAULT_RULES */
+	VSB_CMD_FAULT_ADD,
+	VSB_CMD_FAULT_GET, /* reply: DEV_NAME, FAULT_RULES */
+	VSB_CMD_FAULT_CLEAR, /* DEV_NAME: drop every rule */
 
 	__VSB_CMD_MAX,
 	VSB_CMD_MAX = __VSB_CMD_MAX - 1,
@@ -88,6 +92,8 @@ enum vsb_genl_attr {
 	VSB_A_COST,
 	VSB_A_HIST_COST_NS, /* nest: each operation's requested cost, ns */
 	VSB_A_HIST_COST_REAL_NS, /* nest: what each one realized, ns */
+	VSB_A_FAULT_RULE, /* nest: VSB_FRULE_*, one rule */
+	VSB_A_FAULT_RULES, /* nest: VSB_A_FAULT_RULE per rule, in order */
 
 	__VSB_A_MAX,
 	VSB_A_MAX = __VSB_A_MAX - 1,
@@ -114,6 +120,7 @@ enum vsb_genl_stat {
 	 * at the ring to the last publish, less the cost paid in them.
 	 */
 	VSB_STAT_CVQ_BUSY_NS,
+	VSB_STAT_FAULTS, /* CVQ commands a fault rule acted on */
 
 	__VSB_STAT_MAX,
 	VSB_STAT_MAX = __VSB_STAT_MAX - 1,
@@ -149,6 +156,57 @@ enum vsb_genl_cost {
 
 	__VSB_COST_MAX,
 	VSB_COST_MAX = __VSB_COST_MAX - 1,
+};
+
+/*
+ * Device-side fault injection on the CVQ: rules, consulted in order for
+ * every command whose header the device read; the first whose selector
+ * fires acts on it. Every rule whose class and command match counts the
+ * command, whether or not it fires. A rule fires on a matching command
+ * when all of what it gives holds: it is the NTH it counted, the count is
+ * a multiple of INTERVAL, a draw from its own generator (seeded with
+ * SEED) falls under PROBABILITY; and it has fired fewer than TIMES times.
+ * Rules are dropped at a device reset unless PERSIST.
+ */
+#define VSB_FAULT_RULES_MAX 16
+#define VSB_FAULT_PROBABILITY_ONE 1000000 /* PROBABILITY: parts per million */
+
+enum vsb_genl_fault_action {
+	VSB_FAULT_ACTION_UNSPEC,
+	VSB_FAULT_ACTION_NACK, /* ack VIRTIO_NET_ERR; the state is unchanged */
+	VSB_FAULT_ACTION_STALL, /* take it; serve the CVQ no more until reset */
+	VSB_FAULT_ACTION_DELAY, /* complete it DELAY_NS later */
+	/* complete it after a later command (the device has no IN_ORDER) */
+	VSB_FAULT_ACTION_REORDER,
+	/* publish it without the used buffer notification */
+	VSB_FAULT_ACTION_SILENT,
+	/* set DEVICE_NEEDS_RESET; the command is not completed */
+	VSB_FAULT_ACTION_RESET,
+
+	__VSB_FAULT_ACTION_MAX,
+	VSB_FAULT_ACTION_MAX = __VSB_FAULT_ACTION_MAX - 1,
+};
+
+enum vsb_genl_fault_rule {
+	VSB_FRULE_UNSPEC,
+	VSB_FRULE_PAD,
+	VSB_FRULE_ACTION, /* u8: enum vsb_genl_fault_action, required */
+	VSB_FRULE_CLASS, /* u8: the command class; absent: any */
+	VSB_FRULE_CMD, /* u8: the command, with CLASS; absent: any */
+	VSB_FRULE_NTH, /* u32 >= 1: only the Nth matching command */
+	VSB_FRULE_INTERVAL, /* u32 >= 1: every Nth matching command */
+	VSB_FRULE_PROBABILITY, /* u32, 1 to VSB_FAULT_PROBABILITY_ONE */
+	VSB_FRULE_SEED, /* u32: the generator's seed, 0 if absent */
+	VSB_FRULE_TIMES, /* u32 >= 1: fire at most this often */
+	VSB_FRULE_DELAY_NS, /* u32, DELAY only: at most VSB_COST_MAX_NS */
+	VSB_FRULE_PERSIST, /* flag: keep the rule across device resets */
+	/* in replies */
+	VSB_FRULE_ID, /* u32: the rule's number, unique per device */
+	VSB_FRULE_MATCHED, /* u64: matching commands counted */
+	VSB_FRULE_HITS, /* u64: commands it acted on */
+
+	__VSB_FRULE_MAX,
+	VSB_FRULE_MAX = __VSB_FRULE_MAX - 1,
 };
 
 /*

@@ -21,6 +21,9 @@
  *     below, written from the virtio-net "Control Virtqueue" section);
  *   - the changed flags name exactly the parts that changed, and an OK
  *     that changed nothing is redundant (but for announce acks);
+ *   - a command a fault rule refuses (vsb_cvq_nack(), fuzzed per
+ *     command) is acked ERR whatever it was, its ack byte written at
+ *     most twice, the state unchanged;
  *   - the state stays in bounds: 1 <= pairs <= max_pairs, MAC tables of
  *     at most 64 entries together and none when overflowed, only
  *     negotiated offloads.
@@ -686,10 +689,20 @@ static void check_answer(struct cvq_fuzz *z, const struct cvq_cmd *c,
 		return;
 	}
 	/* A query's answer follows the ack: checked with the model's. */
-	FUZZ_CHECK((res->used_len == 1 && z->fm.nr_writes == 1) ||
+	FUZZ_CHECK((res->used_len == 1 &&
+		    (z->fm.nr_writes == 1 ||
+		     (z->f.nack && z->fm.nr_writes == 2))) ||
 			   (is_query(res) && res->ack == VIRTIO_NET_OK),
 		   "answer with used len %u, %u writes", res->used_len,
 		   z->fm.nr_writes);
+	/* Refused: ERR whatever the command, the state checked above. */
+	if (z->f.nack) {
+		FUZZ_CHECK(res->ack == VIRTIO_NET_ERR &&
+				   (raced || ack_byte == VIRTIO_NET_ERR),
+			   "refused command acked %u, byte %u", res->ack,
+			   ack_byte);
+		return;
+	}
 	FUZZ_CHECK(res->ack == VIRTIO_NET_OK || res->ack == VIRTIO_NET_ERR,
 		   "ack %u", res->ack);
 	FUZZ_CHECK(z->fm.log[0].addr == c->ack_addr &&
@@ -729,6 +742,7 @@ static void run_cmd(struct cvq_fuzz *z)
 	struct cvq_cmd c;
 	unsigned int fired;
 	u16 head;
+	u8 what;
 	int ret;
 
 	memset(&c, 0, sizeof(c));
@@ -747,9 +761,14 @@ static void run_cmd(struct cvq_fuzz *z)
 		   f->q.chain.head, head, vsb_fault_name(f->q.ring.fault));
 	z->before = f->ctrl;
 	memset(&f->res, 0x5a, sizeof(f->res));
-	/* The driver may race the command's reads and its ack. */
-	if (fin_u8(&z->in) & 1)
+	/*
+	 * The driver may race the command's reads and its ack; a fault rule
+	 * may refuse it.
+	 */
+	what = fin_u8(&z->in);
+	if (what & 1)
 		fmw_add_race(&z->fm, &z->in);
+	f->nack = what & 2;
 	fired = z->fm.races_fired;
 	fmw_clear_log(&z->fm);
 	fcvq_fetch_apply(f);

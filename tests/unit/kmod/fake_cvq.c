@@ -101,6 +101,8 @@ void fcvq_fetch_apply(struct fcvq *f)
 
 	vsb_cvq_fetch(&f->q.ring, &f->q.chain, f->features, f->ctrl.max_pairs,
 		      &f->scratch, &cmd, &f->res);
+	if (f->nack)
+		vsb_cvq_nack(&cmd, &f->res);
 	/* Applying must not reach guest memory: no way to it is left. */
 	cmd.ring = NULL;
 	cmd.chain = NULL;

@@ -50,6 +50,8 @@ struct fcvq {
 	int in_rgn;
 	/* its first writable byte, 0 if it has none */
 	u64 ack_addr;
+	/* a fault rule's NACK: vsb_cvq_nack() between fetch and apply */
+	bool nack;
 };
 
 /* A control queue in m, the state as vsb_net_ctrl_reset() leaves it. */

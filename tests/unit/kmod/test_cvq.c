@@ -106,6 +106,64 @@ static void mac_addr_set_6_bytes_ok(void **state)
 	assert_false(f->ctrl.announce_pending);
 }
 
+/* A fault rule's NACK: the ack byte says ERR, and nothing changes. */
+static void nack_refuses_what_was_good(void **state)
+{
+	struct fcvq *f = *state;
+
+	f->nack = true;
+	fcvq_send(f, mac_set, sizeof(mac_set));
+	fcvq_expect_ack(f, VIRTIO_NET_ERR);
+	assert_int_equal(f->res.used_len, 1);
+	assert_int_equal(f->res.changed, 0);
+	assert_false(f->res.redundant);
+	assert_mac(f, mac_old);
+	/* Then the same command, not refused, is done. */
+	f->nack = false;
+	fcvq_send(f, mac_set, sizeof(mac_set));
+	fcvq_expect_ack(f, VIRTIO_NET_OK);
+	assert_mac(f, mac_new);
+}
+
+/* An ERR already: the ack is written once, as it would be anyway. */
+static void nack_of_an_err_writes_once(void **state)
+{
+	static const u8 bad_class[] = { 200, 0 };
+	struct fcvq *f = *state;
+
+	f->nack = true;
+	fcvq_send(f, bad_class, sizeof(bad_class));
+	fcvq_expect_ack(f, VIRTIO_NET_ERR);
+	assert_int_equal(fmem_writes(f->m, f->in_rgn), 1);
+}
+
+/*
+ * A fault rule reads the header first: of a command the device can
+ * answer; nothing of one it would fail as badly framed, and nothing is
+ * written either way.
+ */
+static void peek_reads_the_header_only(void **state)
+{
+	struct fcvq *f = *state;
+	u32 len = sizeof(mac_set), one = 1;
+	u8 class = 0xee, cmd = 0xee;
+
+	fcvq_offer(f, mac_set, len, &len, 1, SPLIT(1), FMEM_RW);
+	assert_int_equal(tq_pop(&f->q), 1);
+	fmem_reset_counts(f->m);
+	assert_int_equal(vsb_cvq_peek(&f->q.ring, &f->q.chain, &class, &cmd),
+			 0);
+	assert_int_equal(class, VIRTIO_NET_CTRL_MAC);
+	assert_int_equal(cmd, VIRTIO_NET_CTRL_MAC_ADDR_SET);
+	assert_int_equal(fmem_writes(f->m, f->in_rgn), 0);
+	assert_int_equal(fcvq_ack_byte(f), FCVQ_ACK_PRESET);
+
+	fcvq_offer(f, mac_set, 1, &one, 1, SPLIT(1), FMEM_RW);
+	assert_int_equal(tq_pop(&f->q), 1);
+	assert_int_equal(vsb_cvq_peek(&f->q.ring, &f->q.chain, &class, &cmd),
+			 -EINVAL);
+}
+
 static void mac_addr_set_wrong_size_err(void **state)
 {
 	struct fcvq *f = *state;
@@ -351,6 +409,9 @@ int main(void)
 		T(header_and_data_in_one_descriptor),
 		T(any_descriptor_split_parses),
 		T(mac_addr_set_6_bytes_ok),
+		T(nack_refuses_what_was_good),
+		T(nack_of_an_err_writes_once),
+		T(peek_reads_the_header_only),
 		T(mac_addr_set_wrong_size_err),
 		T(mac_addr_set_without_feature_err),
 		T(unknown_class_err),
