@@ -351,6 +351,7 @@ int cmd_dev(struct vdpactl *ctx, int argc, char **argv)
 		{ "set", dev_set },
 		{ "batching", dev_batching },
 		{ "cost", cmd_dev_cost },
+		{ "fault", cmd_dev_fault },
 		{ "state", cmd_dev_state },
 		{ "vstats", dev_vstats },
 		{ "link", cmd_dev_link },

@@ -97,6 +97,27 @@ static int run_rounds(struct vdpactl *ctx, struct load_bench_link *link,
 	return 0;
 }
 
+/*
+ * Commands the device refused fail the run, after its report: one line
+ * naming the first, as a load that stops at it would, and how many more.
+ */
+static int nacks_fail(const char *dev, const struct load_nacks *n)
+{
+	const struct load_nack *first = &n->first[0];
+	char more[64] = "";
+
+	if (!n->count)
+		return 0;
+	if (n->count > 1)
+		snprintf(more, sizeof(more),
+			 ", and %" PRIu64 " more (the report names them)",
+			 n->count - 1);
+	pr_err("%s: load %" PRIu64 ", command %u (%s): device acked ERR (%u)%s",
+	       dev, first->load, first->index, first->text,
+	       (unsigned int)VIRTIO_NET_ERR, more);
+	return -EIO;
+}
+
 /* The run's figures into the report; loads that sent nothing have none. */
 static int fill_report(struct bench *b, struct load_report *r)
 {
@@ -176,6 +197,8 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 		return status;
 	if (!load_args_valid("load", &a))
 		return CMD_USAGE;
+	/* A refused command is the device's answer: report it, go on. */
+	a.cfg.continue_after_nack = true;
 	/* Its model of the device's state assumes loads back to back. */
 	if (a.cfg.cold && flags.skip_unchanged) {
 		pr_err("load: --cold and --skip-unchanged exclude each other (a cold load starts from the reset state)");
@@ -213,11 +236,14 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 			mac_err = load_session_restore_mac(
 				session, &report.mac_restored);
 		/* Printed, the report stands whatever the status. */
+		report.nacks = load_session_nacks(session);
 		ctx->keep_output = !err;
 		if (!err)
 			print_load_report(&ctx->out, &report);
 		if (report.failed)
 			err = -EIO;
+		if (!err)
+			err = nacks_fail(targets[0].loc.name, report.nacks);
 		if (!err)
 			err = mac_err;
 		load_session_close(session);

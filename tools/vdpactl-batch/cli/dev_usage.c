@@ -78,17 +78,63 @@ USAGE(dev_announce_usage,
       "a running driver that negotiated GUEST_ANNOUNCE.\n",
       "dev announce DEV");
 
+USAGE(dev_fault_show_usage,
+      "A vdpa_sim_batch device's CVQ fault rules (every device's without\n"
+      "DEV), in the order the device consults them, each with the commands\n"
+      "it counted (matched) and those it acted on (hits).\n",
+      "dev fault [ DEV [ show ] ]");
+
+USAGE(dev_fault_add_usage,
+      "Adds a rule after the device's others (16 at most; CAP_NET_ADMIN) and\n"
+      "shows them. Each CVQ command counts for every rule whose class (and\n"
+      "cmd) it has; the first rule that fires acts on it: nack acks it ERR,\n"
+      "stall takes it and ends the CVQ's service until a reset, delay\n"
+      "completes it TIME later (500us, 2ms; at most 1s), reorder after a later\n"
+      "command, silent without a notification, reset sets DEVICE_NEEDS_RESET.\n"
+      "CLASS: RX, MAC, VLAN, ANNOUNCE, MQ, GUEST_OFFLOADS, NOTF_COAL, STATS or\n"
+      "a number; CMD: one of its commands as load names it (MAC_ADDR_SET) or\n"
+      "without the class (addr_set), or a number. A rule fires when all it\n"
+      "gives holds: the Nth command it counted, every Nth, a draw of its own\n"
+      "generator (seeded with seed) under P percent (12.5 or 12.5%, at most 4\n"
+      "decimals), fewer than times N firings so far. A device reset drops\n"
+      "the rules but those with persist.\n",
+      "dev fault DEV add ACTION [ class CLASS [ cmd CMD ] ] [ nth N ]",
+      "           [ every N ] [ probability P ] [ seed N ] [ times N ] [ persist ]",
+      "       ACTION := { nack | stall | delay TIME | reorder | silent | reset }");
+
+USAGE(dev_fault_clear_usage,
+      "Drops every fault rule of the device (CAP_NET_ADMIN).\n",
+      "dev fault DEV clear");
+
 void dev_usage(void)
 {
 	static const struct usage *const all[] = {
-		&dev_show_usage,   &dev_add_usage,	&dev_del_usage,
-		&dev_config_usage, &dev_set_usage,	&dev_batching_usage,
-		&dev_cost_usage,   &dev_state_usage,	&dev_vstats_usage,
-		&dev_link_usage,   &dev_announce_usage,
+		&dev_show_usage,      &dev_add_usage,
+		&dev_del_usage,	      &dev_config_usage,
+		&dev_set_usage,	      &dev_batching_usage,
+		&dev_cost_usage,      &dev_state_usage,
+		&dev_vstats_usage,    &dev_link_usage,
+		&dev_announce_usage,  &dev_fault_show_usage,
+		&dev_fault_add_usage, &dev_fault_clear_usage,
 	};
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(all); i++)
 		usage_print(all[i], i == 0, false);
 	fprintf(stderr, "       " PROG_NAME " dev COMMAND help\n");
+}
+
+void dev_fault_usage(void)
+{
+	static const struct usage *const all[] = {
+		&dev_fault_show_usage,
+		&dev_fault_add_usage,
+		&dev_fault_clear_usage,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(all); i++)
+		usage_print(all[i], i == 0, false);
+	for (i = 0; i < ARRAY_SIZE(all); i++)
+		fputs(all[i]->notes, stderr);
 }

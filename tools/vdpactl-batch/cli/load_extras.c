@@ -136,8 +136,16 @@ unsigned int load_extras_plan(struct load_extras *x,
 		*order = NULL;
 		return count;
 	}
+	/* What the last load's acks say it did: a NACK changed nothing. */
+	if (k->unsettled)
+		ctrl_model_settle(&k->model, &k->before,
+				  load_session_commands(s), k->order,
+				  k->last_sent, load_session_acks(s));
+	k->before = k->model;
 	n = ctrl_model_plan(&k->model, load_session_commands(s), count,
 			    k->order);
+	k->last_sent = n;
+	k->unsettled = true;
 	skipped = count - n;
 	if (!k->loads) {
 		k->skipped_first = skipped;

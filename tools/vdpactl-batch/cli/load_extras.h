@@ -25,7 +25,11 @@ struct load_skip {
 	bool on;
 	bool from_module; /* seeded by STATE_GET, else by the config MAC */
 	struct ctrl_model model;
+	/* The model the last load was planned from, its acks not yet seen. */
+	struct ctrl_model before;
+	bool unsettled;
 	unsigned int *order;
+	unsigned int last_sent; /* at order */
 	uint64_t sent, skipped;
 	unsigned int skipped_first, skipped_min, skipped_max;
 	unsigned int empty_loads; /* sent nothing: not run, not timed */

@@ -10,6 +10,7 @@
 #include "cli/feature_print.h"
 #include "cli/load_report.h"
 #include "cli/vsb_print.h"
+#include "lib/cvq_cmd.h"
 
 void print_summary_us(struct output *o, enum print_kind kind, const char *key,
 		      const struct time_summary *ns)
@@ -260,6 +261,36 @@ static void print_vring_base(struct output *o, const struct load_report *r)
 	close_json_object(o);
 }
 
+/* The commands the device acked VIRTIO_NET_ERR, the first ones by name. */
+static void print_nacks(struct output *o, const struct load_nacks *n)
+{
+	char class[CVQ_CODE_LEN], cmd[CVQ_CODE_LEN];
+	unsigned int i;
+
+	open_json_object(o, "nacked");
+	print_u64(o, PRINT_ANY, "count",
+		  "\n  nacked %" PRIu64 " (acked VIRTIO_NET_ERR)", n->count);
+	open_json_array(o, "first");
+	for (i = 0; i < n->kept; i++) {
+		const struct load_nack *k = &n->first[i];
+
+		open_json_object(o, NULL);
+		print_u64(o, PRINT_ANY, "load", "\n    load %" PRIu64, k->load);
+		print_uint(o, PRINT_ANY, "index", " command %u", k->index);
+		print_string(o, PRINT_ANY, "class", " class %s",
+			     cvq_class_format(k->class, class, sizeof(class)));
+		print_string(o, PRINT_JSON, "command", NULL,
+			     cvq_cmd_format(k->class, k->cmd, cmd,
+					    sizeof(cmd)));
+		print_text(o, " %s", k->text);
+		close_json_object(o);
+	}
+	close_json_array(o);
+	if (n->count > n->kept)
+		print_text(o, "\n    and %" PRIu64 " more", n->count - n->kept);
+	close_json_object(o);
+}
+
 void print_load_report(struct output *o, const struct load_report *r)
 {
 	print_section_open(o, "load");
@@ -272,6 +303,8 @@ void print_load_report(struct output *o, const struct load_report *r)
 	if (r->info->note[0])
 		print_string(o, PRINT_ANY, "note", "\n  note: %s",
 			     r->info->note);
+	if (r->nacks && r->nacks->count)
+		print_nacks(o, r->nacks);
 	if (r->failed) {
 		print_bool(o, PRINT_JSON, "interrupted", NULL, r->interrupted);
 		open_json_object(o, "failed");

@@ -20,6 +20,7 @@ struct load_report {
 	const struct load_info *info;
 	const struct load_counters *counters;
 	const struct load_extras *extras; /* NULL: none */
+	const struct load_nacks *nacks; /* NULL: none kept */
 	struct time_summary per_load_ns;
 	struct time_summary per_command_ns;
 	struct time_summary cmds_ns; /* per load, cold loads only */

@@ -185,6 +185,34 @@ static bool store_time(const char *cmd, const char *shown, const struct opt *o,
 	return true;
 }
 
+static bool store_percent(const char *cmd, const char *shown,
+			  const struct opt *o, const char *arg)
+{
+	switch (parse_percent_ppm(arg, o->value)) {
+	case PERCENT_PARSE_OK:
+		return true;
+	case PERCENT_PARSE_NOT_A_NUMBER:
+		pr_err("%s: %s \"%s\" is not a percentage (a decimal number, as 12.5 or 12.5%%)",
+		       cmd, shown, arg);
+		break;
+	case PERCENT_PARSE_NEGATIVE:
+		pr_err("%s: %s %s is negative", cmd, shown, arg);
+		break;
+	case PERCENT_PARSE_ZERO:
+		pr_err("%s: %s %s is 0: it would never happen (0.0001%% is the least)",
+		       cmd, shown, arg);
+		break;
+	case PERCENT_PARSE_ABOVE_100:
+		pr_err("%s: %s %s is above 100%%", cmd, shown, arg);
+		break;
+	case PERCENT_PARSE_TOO_PRECISE:
+		pr_err("%s: %s %s has more than %u decimals (it is counted in parts per million)",
+		       cmd, shown, arg, PERCENT_DECIMALS_MAX);
+		break;
+	}
+	return false;
+}
+
 static bool store_value(const char *cmd, const char *shown, const struct opt *o,
 			const char *arg)
 {
@@ -197,6 +225,8 @@ static bool store_value(const char *cmd, const char *shown, const struct opt *o,
 		return store_number(cmd, shown, o, arg);
 	case OPT_TIME:
 		return store_time(cmd, shown, o, arg);
+	case OPT_PERCENT:
+		return store_percent(cmd, shown, o, arg);
 	case OPT_CHOICE:
 		idx = match_word(arg, o->choices);
 		if (idx == -2) {

@@ -25,6 +25,12 @@ enum opt_kind {
 	 * A bare number is refused: "20" could be any unit.
 	 */
 	OPT_TIME,
+	/*
+	 * uint32_t parts per million, from a percentage above 0 and at most
+	 * 100 with at most 4 decimals, "%" optional: "12.5", "0.0001%"
+	 * (lib/strparse.h, parse_percent_ppm()).
+	 */
+	OPT_PERCENT,
 };
 
 struct opt {

@@ -25,6 +25,12 @@ int cmd_dev_batching(struct vdpactl *ctx, const char *what, int argc,
  */
 int cmd_dev_cost(struct vdpactl *ctx, int argc, char **argv);
 
+/*
+ * "dev fault [ DEV [ show ] ]", "dev fault DEV add ACTION ..." and
+ * "dev fault DEV clear": a device's CVQ fault rules.
+ */
+int cmd_dev_fault(struct vdpactl *ctx, int argc, char **argv);
+
 /* "dev state [ DEV ]". */
 int cmd_dev_state(struct vdpactl *ctx, int argc, char **argv);
 

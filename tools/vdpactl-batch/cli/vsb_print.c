@@ -9,6 +9,7 @@
 #include "cli/feature_print.h"
 #include "cli/vsb_print.h"
 #include "lib/compat.h"
+#include "lib/cvq_cmd.h"
 #include "lib/log2_hist.h"
 
 #define HIST_BAR_WIDTH 40
@@ -53,6 +54,77 @@ void print_vsb_cost(struct output *o, const struct vsb_cost *cost)
 			   cost->item[VSB_COST_PRECISE] ? "on" : "off");
 	}
 	close_json_object(o);
+}
+
+/* The members of one rule, those it gives; text "id N action A ...". */
+static void print_fault_rule(struct output *o, const struct vsb_fault_rule *r)
+{
+	char code[CVQ_CODE_LEN], delay[TIME_STR_LEN], percent[PERCENT_STR_LEN];
+	const char *action = vsb_fault_action_name(r->action);
+	nl_attr_set p = r->present;
+
+	if (nl_has(p, VSB_FRULE_ID))
+		print_uint(o, PRINT_ANY, "id", "\n  id %u ", r->id);
+	else
+		print_text(o, "\n  ");
+	/* A newer module's action: its number, as for a class or command. */
+	if (!action) {
+		snprintf(code, sizeof(code), "%u", r->action);
+		action = code;
+	}
+	print_string(o, PRINT_ANY, "action", "action %s", action);
+	if (nl_has(p, VSB_FRULE_DELAY_NS)) {
+		print_uint(o, PRINT_JSON, "delay_ns", NULL, r->delay_ns);
+		format_time_ns(r->delay_ns, delay, sizeof(delay));
+		print_text(o, " %s", delay);
+	}
+	if (nl_has(p, VSB_FRULE_CLASS))
+		print_string(o, PRINT_ANY, "class", " class %s",
+			     cvq_class_format(r->class, code, sizeof(code)));
+	else
+		print_text(o, " class any");
+	if (nl_has(p, VSB_FRULE_CMD))
+		print_string(o, PRINT_ANY, "cmd", " cmd %s",
+			     cvq_cmd_format(r->class, r->cmd, code,
+					    sizeof(code)));
+	if (nl_has(p, VSB_FRULE_NTH))
+		print_uint(o, PRINT_ANY, "nth", " nth %u", r->nth);
+	if (nl_has(p, VSB_FRULE_INTERVAL))
+		print_uint(o, PRINT_ANY, "every", " every %u", r->interval);
+	if (nl_has(p, VSB_FRULE_PROBABILITY)) {
+		print_uint(o, PRINT_JSON, "probability_ppm", NULL,
+			   r->probability);
+		format_ppm_percent(r->probability, percent, sizeof(percent));
+		print_text(o, " probability %s%%", percent);
+	}
+	if (nl_has(p, VSB_FRULE_SEED))
+		print_uint(o, PRINT_ANY, "seed", " seed %u", r->seed);
+	if (nl_has(p, VSB_FRULE_TIMES))
+		print_uint(o, PRINT_ANY, "times", " times %u", r->times);
+	print_bool(o, PRINT_JSON, "persist", NULL,
+		   nl_has(p, VSB_FRULE_PERSIST));
+	if (nl_has(p, VSB_FRULE_PERSIST))
+		print_text(o, " persist");
+	if (nl_has(p, VSB_FRULE_MATCHED))
+		print_u64(o, PRINT_ANY, "matched", " matched %" PRIu64,
+			  r->matched);
+	if (nl_has(p, VSB_FRULE_HITS))
+		print_u64(o, PRINT_ANY, "hits", " hits %" PRIu64, r->hits);
+}
+
+void print_vsb_fault_rules(struct output *o,
+			   const struct vsb_fault_rules *rules)
+{
+	unsigned int i;
+
+	print_text(o, "rules %u", rules->n);
+	open_json_array(o, "rules");
+	for (i = 0; i < rules->n; i++) {
+		open_json_object(o, NULL);
+		print_fault_rule(o, &rules->rule[i]);
+		close_json_object(o);
+	}
+	close_json_array(o);
 }
 
 static void print_status(struct output *o, uint8_t status)

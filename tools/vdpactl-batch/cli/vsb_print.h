@@ -32,6 +32,16 @@ void print_vsb_state(struct output *o, const struct vsb_state *st);
  */
 void print_vsb_state_summary(struct output *o, const struct vsb_state *st);
 
+/*
+ * A device's CVQ fault rules as the member "rules", an array of objects
+ * (id, action, delay_ns, class, cmd, nth, every, probability_ppm, seed,
+ * times, persist, matched, hits: those the rule gives); text "rules N"
+ * and a line per rule, its selector "class any" when it
+ * has no class and its probability as a percentage.
+ */
+void print_vsb_fault_rules(struct output *o,
+			   const struct vsb_fault_rules *rules);
+
 /* "counters" and "histograms" members of an open object. */
 void print_vsb_stats(struct output *o, const struct vsb_stats *stats);
 

@@ -46,6 +46,11 @@
 #define VIRTIO_NET_CTRL_NOTF_COAL_VQ_GET 3
 #endif
 
+/* Linux 6.10: the device statistics class (VIRTIO_NET_F_DEVICE_STATS). */
+#ifndef VIRTIO_NET_CTRL_STATS
+#define VIRTIO_NET_CTRL_STATS 8
+#endif
+
 /* Linux 6.6 */
 #ifndef VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK
 #define VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK 0x6

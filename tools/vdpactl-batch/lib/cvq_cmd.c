@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lib/compat.h"
 #include "lib/cvq_cmd.h"
@@ -233,6 +234,87 @@ const char *cvq_cmd_name(uint8_t class, uint8_t cmd)
 	const struct cvq_cmd_info *info = lookup(class, cmd);
 
 	return info ? info->name : NULL;
+}
+
+static const char *const cvq_class_names[] = {
+	[VIRTIO_NET_CTRL_RX] = "RX",
+	[VIRTIO_NET_CTRL_MAC] = "MAC",
+	[VIRTIO_NET_CTRL_VLAN] = "VLAN",
+	[VIRTIO_NET_CTRL_ANNOUNCE] = "ANNOUNCE",
+	[VIRTIO_NET_CTRL_MQ] = "MQ",
+	[VIRTIO_NET_CTRL_GUEST_OFFLOADS] = "GUEST_OFFLOADS",
+	[VIRTIO_NET_CTRL_NOTF_COAL] = "NOTF_COAL",
+	[VIRTIO_NET_CTRL_STATS] = "STATS",
+};
+
+const char *cvq_class_name(uint8_t class)
+{
+	return class < ARRAY_SIZE(cvq_class_names) ? cvq_class_names[class] :
+						     NULL;
+}
+
+/* @name's part after "@class's name_", or all of it. */
+static const char *within_class(const char *name, uint8_t class)
+{
+	const char *prefix = cvq_class_name(class);
+	size_t len = prefix ? strlen(prefix) : 0;
+
+	if (len && !strncmp(name, prefix, len) && name[len] == '_')
+		return name + len + 1;
+	return name;
+}
+
+int cvq_cmd_by_name(uint8_t class, const char *name, uint8_t *cmd)
+{
+	const struct cvq_cmd_info *c;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cvq_cmd_table); i++) {
+		c = &cvq_cmd_table[i];
+		if (c->class != class)
+			continue;
+		if (!strcasecmp(name, c->name) ||
+		    !strcasecmp(name, within_class(c->name, class))) {
+			*cmd = c->cmd;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int cvq_class_by_name(const char *name, uint8_t *class)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cvq_class_names); i++) {
+		if (cvq_class_names[i] &&
+		    !strcasecmp(name, cvq_class_names[i])) {
+			*class = (uint8_t)i;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* @name, or @number in decimal when there is no name. */
+static const char *name_or_number(const char *name, unsigned int number,
+				  char *buf, size_t len)
+{
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "%u", number);
+	return buf;
+}
+
+const char *cvq_class_format(uint8_t class, char *buf, size_t len)
+{
+	return name_or_number(cvq_class_name(class), class, buf, len);
+}
+
+const char *cvq_cmd_format(uint8_t class, uint8_t cmd, char *buf, size_t len)
+{
+	return name_or_number(cvq_cmd_name(class, cmd), cmd, buf, len);
 }
 
 int cvq_cmd_feature(uint8_t class, uint8_t cmd)

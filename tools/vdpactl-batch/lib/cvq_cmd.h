@@ -94,6 +94,34 @@ size_t cvq_cmd_encode(const struct cvq_cmd *c, uint8_t *buf, size_t cap);
 /* "MAC_ADDR_SET", "VLAN_ADD", ...; NULL for a command we do not know. */
 const char *cvq_cmd_name(uint8_t class, uint8_t cmd);
 
+/*
+ * "RX", "MAC", ... (VIRTIO_NET_CTRL_RX, _MAC, ...); NULL for a class we
+ * do not know.
+ */
+const char *cvq_class_name(uint8_t class);
+
+/*
+ * The class @name names, compared without regard to case, as
+ * cvq_class_name() spells it ("mac"): 0, or -ENOENT.
+ */
+int cvq_class_by_name(const char *name, uint8_t *class);
+
+/*
+ * The command of @class that @name names, without regard to case: as
+ * cvq_cmd_name() spells it, or without the class's name in front, as the
+ * spec's VIRTIO_NET_CTRL_<CLASS>_<NAME> ("MAC_ADDR_SET" or "addr_set";
+ * "VQ_PAIRS_SET" in MQ): 0, or -ENOENT.
+ */
+int cvq_cmd_by_name(uint8_t class, const char *name, uint8_t *cmd);
+
+/*
+ * The class's or command's name, or its number in decimal when it has
+ * none, in @buf, which CVQ_CODE_LEN fits; returns @buf.
+ */
+#define CVQ_CODE_LEN 32
+const char *cvq_class_format(uint8_t class, char *buf, size_t len);
+const char *cvq_cmd_format(uint8_t class, uint8_t cmd, char *buf, size_t len);
+
 /* The feature bit the command needs, or -1 for an unknown command. */
 int cvq_cmd_feature(uint8_t class, uint8_t cmd);
 

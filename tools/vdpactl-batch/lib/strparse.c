@@ -195,3 +195,61 @@ void format_time_ns(uint64_t ns, char *buf, size_t len)
 	}
 	snprintf(buf, len, "%lluns", (unsigned long long)ns);
 }
+
+enum percent_parse parse_percent_ppm(const char *s, uint32_t *ppm)
+{
+	uint64_t whole = 0, frac = 0, value;
+	bool overflow = false, too_precise = false;
+	size_t frac_digits = 0;
+	const char *p = s;
+
+	if (!s)
+		return PERCENT_PARSE_NOT_A_NUMBER;
+	if (*p == '-')
+		return isdigit((unsigned char)p[1]) ?
+			       PERCENT_PARSE_NEGATIVE :
+			       PERCENT_PARSE_NOT_A_NUMBER;
+	if (!take_digits(&p, &whole, &overflow))
+		return PERCENT_PARSE_NOT_A_NUMBER;
+	if (*p == '.') {
+		for (p++; isdigit((unsigned char)*p); p++, frac_digits++) {
+			if (frac_digits == PERCENT_DECIMALS_MAX)
+				too_precise = true;
+			else
+				frac = frac * 10 + (uint64_t)(*p - '0');
+		}
+		if (!frac_digits)
+			return PERCENT_PARSE_NOT_A_NUMBER;
+	}
+	if (*p == '%')
+		p++;
+	if (*p)
+		return PERCENT_PARSE_NOT_A_NUMBER;
+	if (too_precise)
+		return PERCENT_PARSE_TOO_PRECISE;
+	for (; frac_digits < PERCENT_DECIMALS_MAX; frac_digits++)
+		frac *= 10;
+	if (overflow || whole > 100)
+		return PERCENT_PARSE_ABOVE_100;
+	value = whole * PPM_PER_PERCENT + frac;
+	if (value > 100 * PPM_PER_PERCENT)
+		return PERCENT_PARSE_ABOVE_100;
+	if (!value)
+		return PERCENT_PARSE_ZERO;
+	*ppm = (uint32_t)value;
+	return PERCENT_PARSE_OK;
+}
+
+void format_ppm_percent(uint32_t ppm, char *buf, size_t len)
+{
+	unsigned int frac = ppm % PPM_PER_PERCENT, decimals = 4;
+
+	if (!frac) {
+		snprintf(buf, len, "%u", ppm / PPM_PER_PERCENT);
+		return;
+	}
+	for (; frac % 10 == 0; frac /= 10)
+		decimals--;
+	snprintf(buf, len, "%u.%0*u", ppm / PPM_PER_PERCENT, (int)decimals,
+		 frac);
+}

@@ -53,4 +53,34 @@ enum time_parse parse_time_ns(const char *s, uint64_t *ns);
 #define TIME_STR_LEN sizeof("18446744073709551615ns")
 void format_time_ns(uint64_t ns, char *buf, size_t len);
 
+/* Why parse_percent_ppm() refused a percentage. */
+enum percent_parse {
+	PERCENT_PARSE_OK,
+	PERCENT_PARSE_NOT_A_NUMBER, /* "", "abc", "1e3", "12.5.1", ".5", "5." */
+	PERCENT_PARSE_NEGATIVE, /* "-5" */
+	PERCENT_PARSE_ZERO, /* "0", "0.000" */
+	PERCENT_PARSE_ABOVE_100, /* "100.1" */
+	PERCENT_PARSE_TOO_PRECISE, /* "0.00001": more than 4 decimals */
+};
+
+#define PPM_PER_PERCENT 10000U
+#define PERCENT_DECIMALS_MAX 4
+
+/*
+ * A percentage above 0 and at most 100, as parts per million: a decimal
+ * number with at most 4 decimals, "%" after it optional ("12.5",
+ * "0.0001", "100%"). Exact, as parse_time_ns(): a fifth decimal is
+ * refused, even a 0, rather than dropped. @ppm is set only on
+ * PERCENT_PARSE_OK.
+ */
+enum percent_parse parse_percent_ppm(const char *s, uint32_t *ppm);
+
+/*
+ * @ppm as a percentage without trailing zeros and without "%": 125000 ->
+ * "12.5", 1 -> "0.0001", 1000000 -> "100". Fits any value in
+ * PERCENT_STR_LEN.
+ */
+#define PERCENT_STR_LEN sizeof("429496.7295")
+void format_ppm_percent(uint32_t ppm, char *buf, size_t len);
+
 #endif

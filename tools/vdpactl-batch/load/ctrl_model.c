@@ -224,3 +224,15 @@ unsigned int ctrl_model_plan(struct ctrl_model *m, const struct cvq_cmd *cmds,
 			order[kept++] = i;
 	return kept;
 }
+
+void ctrl_model_settle(struct ctrl_model *m, const struct ctrl_model *before,
+		       const struct cvq_cmd *cmds, const unsigned int *order,
+		       unsigned int n, const uint8_t *acks)
+{
+	unsigned int k;
+
+	*m = *before;
+	for (k = 0; k < n; k++)
+		if (acks[order[k]] == VIRTIO_NET_OK)
+			ctrl_model_apply(m, &cmds[order[k]]);
+}

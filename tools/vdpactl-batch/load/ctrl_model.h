@@ -52,4 +52,16 @@ bool ctrl_model_apply(struct ctrl_model *m, const struct cvq_cmd *c);
 unsigned int ctrl_model_plan(struct ctrl_model *m, const struct cvq_cmd *cmds,
 			     unsigned int n, unsigned int *order);
 
+/*
+ * After a load that ctrl_model_plan() planned from @before, which assumed
+ * every command it kept would be acked OK: the model as the device has it,
+ * @before with the @n commands sent (indices at @order) applied in order,
+ * but for those @acks (by index) does not have as VIRTIO_NET_OK. A
+ * command the device refused changed nothing, and a later one the plan
+ * left out as redundant after it may not have been.
+ */
+void ctrl_model_settle(struct ctrl_model *m, const struct ctrl_model *before,
+		       const struct cvq_cmd *cmds, const unsigned int *order,
+		       unsigned int n, const uint8_t *acks);
+
 #endif

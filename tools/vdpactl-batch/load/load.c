@@ -50,6 +50,7 @@ struct load_session {
 	int marker_fd; /* --trace-marks: the trace_marker, or -1 */
 	uint64_t cmds_ns; /* the commands' part of the last load */
 	uint8_t start_mac[MAC_LEN]; /* if info.has_start_mac */
+	struct load_nacks nacks;
 };
 
 static uint64_t clock_ns(void)
@@ -110,16 +111,24 @@ static unsigned int oldest_in_flight(const struct load_session *s,
 	return s->order[first];
 }
 
+/*
+ * A wait for the commands at load positions [first, end) that ended with
+ * @got of them back; those before @first had all come back.
+ */
 static int report_wait_failure(struct load_session *s, int err,
-			       unsigned int first, unsigned int end)
+			       unsigned int first, unsigned int end,
+			       unsigned int got)
 {
 	unsigned int oldest = oldest_in_flight(s, first, end);
 
 	if (err == -ENETRESET)
 		cmd_error(s, oldest, "the device set DEVICE_NEEDS_RESET");
 	else if (err == -ETIMEDOUT)
-		cmd_error(s, oldest, "no completion within %u ms",
-			  s->cfg.timeout_ms);
+		cmd_error(
+			s, oldest,
+			"no completion within %u ms: %u of the load's %u commands did not complete",
+			s->cfg.timeout_ms, s->n_order - first - got,
+			s->n_order);
 	return err;
 }
 
@@ -129,6 +138,11 @@ static int check_ack(struct load_session *s, uint32_t token)
 
 	if (ack == VIRTIO_NET_OK)
 		return 0;
+	if (ack == VIRTIO_NET_ERR && s->cfg.continue_after_nack) {
+		load_nacks_add(&s->nacks, s->counters.loads + 1, token,
+			       &s->cmds[token]);
+		return 0;
+	}
 	if (ack == CVQ_ACK_UNSET)
 		cmd_error(s, token, "completed without an ack");
 	else
@@ -160,6 +174,13 @@ static int collect_progress(void *data, const struct cvq_wait_result *r)
 			return err;
 		c->got++;
 	}
+	/*
+	 * A device that gave up hands back what it did not answer, before
+	 * the status poll sees it: the reset is the cause to name (the
+	 * caller does, as for the poll's).
+	 */
+	if (err != -EAGAIN && cvq_dev_needs_reset(&s->dev))
+		return -ENETRESET;
 	if (err == -EMSGSIZE)
 		cmd_error(s, token,
 			  "device returned used length %" PRIu32
@@ -186,7 +207,7 @@ static int collect(struct load_session *s, unsigned int want,
 	err = cvq_dev_wait(&s->dev, &s->wait, collect_progress, &c, &r);
 	s->counters.sleeps += r.sleeps;
 	if (err == -ETIMEDOUT || err == -ENETRESET)
-		return report_wait_failure(s, err, first, end);
+		return report_wait_failure(s, err, first, end, c.got);
 	return err;
 }
 
@@ -382,6 +403,16 @@ const struct cvq_cmd *load_session_commands(const struct load_session *s)
 	return s->cmds;
 }
 
+const struct load_nacks *load_session_nacks(const struct load_session *s)
+{
+	return &s->nacks;
+}
+
+const uint8_t *load_session_acks(const struct load_session *s)
+{
+	return s->dev.ack_buf;
+}
+
 static void count_mix(struct load_info *info, const struct cvq_cmd *c)
 {
 	const char *name = cvq_cmd_name(c->class, c->cmd);
@@ -520,6 +551,7 @@ int load_session_restore_mac(struct load_session *s, bool *restored)
 {
 	struct load_counters counters = s->counters;
 	int mark_slot = s->mark_slot, marker_fd = s->marker_fd;
+	bool continue_after_nack = s->cfg.continue_after_nack;
 	unsigned int i;
 	uint64_t ns;
 	int err;
@@ -538,12 +570,14 @@ int load_session_restore_mac(struct load_session *s, bool *restored)
 	cvq_cmd_mac_addr_set(&s->cmds[i], s->start_mac);
 	cvq_cmd_encode(&s->cmds[i], s->dev.cmd_buf + s->cmd_offset[i],
 		       cvq_cmd_size(&s->cmds[i]));
-	/* Not a load of the run: no marks, no counts. */
+	/* Not a load of the run: no marks, no counts; an ERR is a failure. */
 	s->mark_slot = -1;
 	s->marker_fd = -1;
+	s->cfg.continue_after_nack = false;
 	err = load_session_run_some(s, LOAD_MODE_SERIAL, &i, 1, &ns);
 	s->mark_slot = mark_slot;
 	s->marker_fd = marker_fd;
+	s->cfg.continue_after_nack = continue_after_nack;
 	s->counters = counters;
 	if (err)
 		return pr_errno(err, "%s: put the MAC %s back", s->devname,

@@ -72,6 +72,13 @@ struct load_config {
 	bool trace_marks;
 	/* Put the start MAC back after the loads (load_session_restore_mac()). */
 	bool restore_mac;
+	/*
+	 * A command acked VIRTIO_NET_ERR -- refused by the device, as a
+	 * fault rule's nack makes it -- does not stop the load: it is
+	 * recorded (load_session_nacks()) and the load goes on. Without it,
+	 * such an ack fails the load as any other bad ack does.
+	 */
+	bool continue_after_nack;
 };
 
 #define LOAD_MIX_MAX 16
@@ -119,6 +126,40 @@ struct load_counters {
 	uint64_t cmds_ns;
 };
 
+/* The commands of a session the device acked VIRTIO_NET_ERR. */
+#define LOAD_NACKS_KEPT 16
+#define LOAD_NACK_TEXT_LEN 64
+
+struct load_nack {
+	uint64_t load; /* from 1, as the session counts its loads */
+	unsigned int index; /* the command's place in the plan, from 1 */
+	uint8_t class;
+	uint8_t cmd;
+	char text[LOAD_NACK_TEXT_LEN]; /* name and argument, cvq_cmd_describe() */
+};
+
+struct load_nacks {
+	uint64_t count; /* all of them */
+	unsigned int kept; /* the first ones, in first[] */
+	struct load_nack first[LOAD_NACKS_KEPT];
+};
+
+/* Counts the refusal of @c, command @i of load @load, keeping the first. */
+static inline void load_nacks_add(struct load_nacks *n, uint64_t load,
+				  unsigned int i, const struct cvq_cmd *c)
+{
+	struct load_nack *k;
+
+	n->count++;
+	if (n->kept == LOAD_NACKS_KEPT)
+		return;
+	k = &n->first[n->kept++];
+	*k = (struct load_nack){
+		.load = load, .index = i + 1, .class = c->class, .cmd = c->cmd
+	};
+	cvq_cmd_describe(c, k->text, sizeof(k->text));
+}
+
 struct load_session;
 
 /*
@@ -155,6 +196,16 @@ int load_session_run_some(struct load_session *s, enum load_mode mode,
  * counting its instructions under QEMU (tools/insn-count).
  */
 void load_session_set_mark(struct load_session *s, int slot);
+
+/* The commands acked VIRTIO_NET_ERR (cfg.continue_after_nack). */
+const struct load_nacks *load_session_nacks(const struct load_session *s);
+
+/*
+ * The acks of the last load, by the command's place in the plan (from
+ * 0): VIRTIO_NET_OK, VIRTIO_NET_ERR (with cfg.continue_after_nack), or
+ * CVQ_ACK_UNSET for a command the load did not send.
+ */
+const uint8_t *load_session_acks(const struct load_session *s);
 
 /* The plan: the cfg.count commands every load sends (or chooses from). */
 const struct cvq_cmd *load_session_commands(const struct load_session *s);

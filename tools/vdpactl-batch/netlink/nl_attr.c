@@ -136,20 +136,11 @@ static int table_visit(const struct nlattr *attr, void *data, const char **what)
 	return 0;
 }
 
-int nl_attr_parse(const struct nlmsghdr *nlh,
-		  const struct nl_attr_policy *policy, const struct nlattr **tb,
-		  uint64_t *present, const int *required, size_t n_required,
-		  const char **what)
+static int check_required(const struct nlattr **tb, const int *required,
+			  size_t n_required, const char **what)
 {
-	struct table_walk t = { .tb = tb, .present = present };
 	size_t i;
-	int err;
 
-	memset(tb, 0, sizeof(*tb) * ((size_t)policy->max + 1));
-	*present = 0;
-	err = nl_attr_walk_genl(nlh, policy, table_visit, &t, what);
-	if (err)
-		return err;
 	for (i = 0; i < n_required; i++) {
 		if (!tb[required[i]]) {
 			*what = "mandatory attribute missing";
@@ -157,4 +148,36 @@ int nl_attr_parse(const struct nlmsghdr *nlh,
 		}
 	}
 	return 0;
+}
+
+int nl_attr_parse(const struct nlmsghdr *nlh,
+		  const struct nl_attr_policy *policy, const struct nlattr **tb,
+		  uint64_t *present, const int *required, size_t n_required,
+		  const char **what)
+{
+	struct table_walk t = { .tb = tb, .present = present };
+	int err;
+
+	memset(tb, 0, sizeof(*tb) * ((size_t)policy->max + 1));
+	*present = 0;
+	err = nl_attr_walk_genl(nlh, policy, table_visit, &t, what);
+	return err ? err : check_required(tb, required, n_required, what);
+}
+
+int nl_attr_parse_nest(const struct nlattr *nest,
+		       const struct nl_attr_policy *policy,
+		       const struct nlattr **tb, uint64_t *present,
+		       const int *required, size_t n_required,
+		       const char **what)
+{
+	struct table_walk t = { .tb = tb, .present = present };
+	struct policy_walk w = { .policy = policy,
+				 .visit = table_visit,
+				 .data = &t };
+	int err;
+
+	memset(tb, 0, sizeof(*tb) * ((size_t)policy->max + 1));
+	*present = 0;
+	err = nl_attr_walk_nest(nest, policy_visit, &w, what);
+	return err ? err : check_required(tb, required, n_required, what);
 }

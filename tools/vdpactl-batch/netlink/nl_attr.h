@@ -78,4 +78,11 @@ int nl_attr_parse(const struct nlmsghdr *nlh,
 		  uint64_t *present, const int *required, size_t n_required,
 		  const char **what);
 
+/* nl_attr_parse() of the attributes in the payload of @nest. */
+int nl_attr_parse_nest(const struct nlattr *nest,
+		       const struct nl_attr_policy *policy,
+		       const struct nlattr **tb, uint64_t *present,
+		       const int *required, size_t n_required,
+		       const char **what);
+
 #endif

@@ -3,6 +3,7 @@
  * vdpa_sim_batch generic netlink client.
  */
 #include <errno.h>
+#include <stdio.h>
 
 #include "netlink/vsb_client.h"
 
@@ -16,6 +17,7 @@ union vsb_object_cb {
 	vsb_dev_cb dev;
 	vsb_stats_cb stats;
 	vsb_state_cb state;
+	vsb_faults_cb faults;
 };
 
 struct vsb_reply_ctx {
@@ -59,6 +61,11 @@ static int call_state(struct vsb_reply_ctx *ctx, const void *obj)
 	return ctx->cb.state(obj, ctx->data);
 }
 
+static int call_faults(struct vsb_reply_ctx *ctx, const void *obj)
+{
+	return ctx->cb.faults(obj, ctx->data);
+}
+
 static int dev_reply(const struct nlmsghdr *nlh, void *data)
 {
 	struct vsb_dev_settings dev;
@@ -84,6 +91,15 @@ static int state_reply(const struct nlmsghdr *nlh, void *data)
 	int parsed = vsb_msg_parse_state(nlh, &state, &what);
 
 	return deliver(data, parsed, what, call_state, &state);
+}
+
+static int faults_reply(const struct nlmsghdr *nlh, void *data)
+{
+	struct vsb_fault_rules rules;
+	const char *what = NULL;
+	int parsed = vsb_msg_parse_fault_rules(nlh, &rules, &what);
+
+	return deliver(data, parsed, what, call_faults, &rules);
 }
 
 /* A request naming @name (or a dump without it); @reply NULL: just the ack. */
@@ -115,6 +131,13 @@ int vsb_client_state_get(struct vdpa_client *c, const char *name,
 {
 	return request(c, VSB_CMD_STATE_GET, name, state_reply,
 		       (union vsb_object_cb){ .state = cb }, data);
+}
+
+int vsb_client_fault_get(struct vdpa_client *c, const char *name,
+			 vsb_faults_cb cb, void *data)
+{
+	return request(c, VSB_CMD_FAULT_GET, name, faults_reply,
+		       (union vsb_object_cb){ .faults = cb }, data);
 }
 
 int vsb_client_stats_reset(struct vdpa_client *c, const char *name)
@@ -150,6 +173,54 @@ int vsb_client_link_set(struct vdpa_client *c, const char *name, bool up)
 int vsb_client_announce(struct vdpa_client *c, const char *name)
 {
 	struct nlmsghdr *nlh = change_request(c, VSB_CMD_ANNOUNCE);
+
+	vsb_msg_put_dev_name(nlh, name);
+	return nl_gen_sndrcv(&c->nl, nlh, NULL, NULL);
+}
+
+/* FAULT_ADD's reply: the rules, named after the request's device. */
+struct fault_add_ctx {
+	const char *name;
+	vsb_faults_cb cb;
+	void *data;
+	bool *replied;
+};
+
+static int fault_add_reply(const struct vsb_fault_rules *rules, void *data)
+{
+	struct fault_add_ctx *a = data;
+	struct vsb_fault_rules named;
+
+	*a->replied = true;
+	if (rules->name[0])
+		return a->cb(rules, a->data);
+	named = *rules;
+	snprintf(named.name, sizeof(named.name), "%s", a->name);
+	return a->cb(&named, a->data);
+}
+
+int vsb_client_fault_add(struct vdpa_client *c, const char *name,
+			 const struct vsb_fault_rule *rule, vsb_faults_cb cb,
+			 void *data, bool *replied)
+{
+	struct nlmsghdr *nlh = change_request(c, VSB_CMD_FAULT_ADD);
+	struct fault_add_ctx a = {
+		.name = name, .cb = cb, .data = data, .replied = replied
+	};
+	struct vsb_reply_ctx ctx = {
+		.c = c,
+		.cb = { .faults = fault_add_reply },
+		.data = &a,
+	};
+
+	*replied = false;
+	vsb_msg_put_fault_add(nlh, name, rule);
+	return nl_gen_sndrcv(&c->nl, nlh, faults_reply, &ctx);
+}
+
+int vsb_client_fault_clear(struct vdpa_client *c, const char *name)
+{
+	struct nlmsghdr *nlh = change_request(c, VSB_CMD_FAULT_CLEAR);
 
 	vsb_msg_put_dev_name(nlh, name);
 	return nl_gen_sndrcv(&c->nl, nlh, NULL, NULL);

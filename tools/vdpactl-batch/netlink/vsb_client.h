@@ -15,6 +15,7 @@
 typedef int (*vsb_dev_cb)(const struct vsb_dev_settings *dev, void *data);
 typedef int (*vsb_stats_cb)(const struct vsb_stats *stats, void *data);
 typedef int (*vsb_state_cb)(const struct vsb_state *state, void *data);
+typedef int (*vsb_faults_cb)(const struct vsb_fault_rules *rules, void *data);
 
 int vsb_client_open(struct vdpa_client *c);
 
@@ -25,6 +26,9 @@ int vsb_client_stats_get(struct vdpa_client *c, const char *name,
 			 vsb_stats_cb cb, void *data);
 int vsb_client_state_get(struct vdpa_client *c, const char *name,
 			 vsb_state_cb cb, void *data);
+/* The CVQ fault rules of @name, or of every device. */
+int vsb_client_fault_get(struct vdpa_client *c, const char *name,
+			 vsb_faults_cb cb, void *data);
 
 /*
  * Changes; the kernel wants CAP_NET_ADMIN. DEV_SET changes what @set
@@ -36,5 +40,15 @@ int vsb_client_stats_reset(struct vdpa_client *c, const char *name);
 /* The link status the driver sees; an announcement request to it. */
 int vsb_client_link_set(struct vdpa_client *c, const char *name, bool up);
 int vsb_client_announce(struct vdpa_client *c, const char *name);
+/*
+ * Adds @rule after @name's CVQ fault rules; @cb gets the rules the device
+ * then has, as its reply gives them (named @name if the reply is not).
+ * *@replied says whether a reply came.
+ */
+int vsb_client_fault_add(struct vdpa_client *c, const char *name,
+			 const struct vsb_fault_rule *rule, vsb_faults_cb cb,
+			 void *data, bool *replied);
+/* Drops every CVQ fault rule of @name. */
+int vsb_client_fault_clear(struct vdpa_client *c, const char *name);
 
 #endif

@@ -3,6 +3,7 @@
  * vdpa_sim_batch generic netlink messages.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,6 +43,8 @@ static const struct nl_attr_rule vsb_rules[VSB_A_MAX + 1] = {
 	[VSB_A_COST] = { NL_ATTR_NEST, 0 },
 	[VSB_A_HIST_COST_NS] = { NL_ATTR_NEST, 0 },
 	[VSB_A_HIST_COST_REAL_NS] = { NL_ATTR_NEST, 0 },
+	[VSB_A_FAULT_RULE] = { NL_ATTR_NEST, 0 },
+	[VSB_A_FAULT_RULES] = { NL_ATTR_NEST, 0 },
 };
 
 static const struct nl_attr_policy vsb_policy = {
@@ -291,6 +294,120 @@ int vsb_msg_parse_state(const struct nlmsghdr *nlh, struct vsb_state *state,
 	return err;
 }
 
+static const struct nl_attr_rule frule_rules[VSB_FRULE_MAX + 1] = {
+	[VSB_FRULE_ACTION] = { NL_ATTR_FIXED, 1 },
+	[VSB_FRULE_CLASS] = { NL_ATTR_FIXED, 1 },
+	[VSB_FRULE_CMD] = { NL_ATTR_FIXED, 1 },
+	[VSB_FRULE_NTH] = { NL_ATTR_FIXED, 4 },
+	[VSB_FRULE_INTERVAL] = { NL_ATTR_FIXED, 4 },
+	[VSB_FRULE_PROBABILITY] = { NL_ATTR_FIXED, 4 },
+	[VSB_FRULE_SEED] = { NL_ATTR_FIXED, 4 },
+	[VSB_FRULE_TIMES] = { NL_ATTR_FIXED, 4 },
+	[VSB_FRULE_DELAY_NS] = { NL_ATTR_FIXED, 4 },
+	[VSB_FRULE_PERSIST] = { NL_ATTR_FLAG, 0 },
+	[VSB_FRULE_ID] = { NL_ATTR_FIXED, 4 },
+	[VSB_FRULE_MATCHED] = { NL_ATTR_FIXED, 8 },
+	[VSB_FRULE_HITS] = { NL_ATTR_FIXED, 8 },
+};
+
+static const struct nl_attr_policy frule_policy = {
+	.rules = frule_rules,
+	.max = VSB_FRULE_MAX,
+	.pad = VSB_FRULE_PAD,
+};
+
+/* Where each field of struct vsb_fault_rule goes, by attribute and size. */
+struct frule_field {
+	uint16_t attr;
+	uint16_t size; /* 0: a flag */
+	size_t offset;
+	bool reply_only; /* the kernel's counters, never sent */
+};
+
+#define FRULE_FIELD(attr, field, reply_only)                               \
+	{                                                                  \
+		attr, sizeof(((struct vsb_fault_rule *)0)->field),         \
+			offsetof(struct vsb_fault_rule, field), reply_only \
+	}
+
+static const struct frule_field frule_fields[] = {
+	FRULE_FIELD(VSB_FRULE_ACTION, action, false),
+	FRULE_FIELD(VSB_FRULE_CLASS, class, false),
+	FRULE_FIELD(VSB_FRULE_CMD, cmd, false),
+	FRULE_FIELD(VSB_FRULE_NTH, nth, false),
+	FRULE_FIELD(VSB_FRULE_INTERVAL, interval, false),
+	FRULE_FIELD(VSB_FRULE_PROBABILITY, probability, false),
+	FRULE_FIELD(VSB_FRULE_SEED, seed, false),
+	FRULE_FIELD(VSB_FRULE_TIMES, times, false),
+	FRULE_FIELD(VSB_FRULE_DELAY_NS, delay_ns, false),
+	{ VSB_FRULE_PERSIST, 0, 0, false },
+	FRULE_FIELD(VSB_FRULE_ID, id, true),
+	FRULE_FIELD(VSB_FRULE_MATCHED, matched, true),
+	FRULE_FIELD(VSB_FRULE_HITS, hits, true),
+};
+
+int vsb_msg_parse_fault_rule(const struct nlattr *nest,
+			     struct vsb_fault_rule *rule, const char **what)
+{
+	const struct nlattr *tb[VSB_FRULE_MAX + 1];
+	uint8_t *base = (uint8_t *)rule;
+	unsigned int i;
+	int err;
+
+	*rule = (struct vsb_fault_rule){ 0 };
+	err = nl_attr_parse_nest(nest, &frule_policy, tb, &rule->present, NULL,
+				 0, what);
+	if (err)
+		return err;
+	if (!tb[VSB_FRULE_ACTION]) {
+		*what = "fault rule without an action";
+		return -EBADMSG;
+	}
+	for (i = 0; i < ARRAY_SIZE(frule_fields); i++) {
+		const struct nlattr *attr = tb[frule_fields[i].attr];
+
+		/* The policy checked the sizes. */
+		if (attr && frule_fields[i].size)
+			memcpy(base + frule_fields[i].offset,
+			       mnl_attr_get_payload(attr),
+			       frule_fields[i].size);
+	}
+	return 0;
+}
+
+static int fault_rule_visit(const struct nlattr *attr, void *data,
+			    const char **what)
+{
+	struct vsb_fault_rules *rules = data;
+
+	if (mnl_attr_get_type(attr) != VSB_A_FAULT_RULE)
+		return 0;
+	if (rules->n == VSB_FAULT_RULES_MAX) {
+		*what = "too many fault rules";
+		return -EBADMSG;
+	}
+	return vsb_msg_parse_fault_rule(attr, &rules->rule[rules->n++], what);
+}
+
+int vsb_msg_parse_fault_rules(const struct nlmsghdr *nlh,
+			      struct vsb_fault_rules *rules, const char **what)
+{
+	struct vsb_table t;
+	int err;
+
+	*rules = (struct vsb_fault_rules){ 0 };
+	err = nl_attr_parse(nlh, &vsb_policy, t.tb, &t.present, NULL, 0, what);
+	if (err)
+		return err;
+	if (t.tb[VSB_A_DEV_NAME])
+		snprintf(rules->name, sizeof(rules->name), "%s",
+			 mnl_attr_get_str(t.tb[VSB_A_DEV_NAME]));
+	if (!t.tb[VSB_A_FAULT_RULES])
+		return 0;
+	return nl_attr_walk_nest(t.tb[VSB_A_FAULT_RULES], fault_rule_visit,
+				 rules, what);
+}
+
 void vsb_msg_put_dev_name(struct nlmsghdr *nlh, const char *name)
 {
 	mnl_attr_put_strz(nlh, VSB_A_DEV_NAME, name);
@@ -328,6 +445,26 @@ void vsb_msg_put_link(struct nlmsghdr *nlh, const char *name, bool up)
 	mnl_attr_put_u8(nlh, VSB_A_LINK, up);
 }
 
+void vsb_msg_put_fault_add(struct nlmsghdr *nlh, const char *name,
+			   const struct vsb_fault_rule *rule)
+{
+	const uint8_t *base = (const uint8_t *)rule;
+	struct nlattr *nest;
+	unsigned int i;
+
+	vsb_msg_put_dev_name(nlh, name);
+	nest = mnl_attr_nest_start(nlh, VSB_A_FAULT_RULE);
+	for (i = 0; i < ARRAY_SIZE(frule_fields); i++) {
+		uint16_t attr = frule_fields[i].attr;
+
+		if (!nl_has(rule->present, attr) || frule_fields[i].reply_only)
+			continue;
+		mnl_attr_put(nlh, attr, frule_fields[i].size,
+			     base + frule_fields[i].offset);
+	}
+	mnl_attr_nest_end(nlh, nest);
+}
+
 const char *vsb_completion_name(uint8_t completion)
 {
 	switch (completion) {
@@ -353,6 +490,7 @@ static const char *const stat_names[VSB_STAT_MAX + 1] = {
 	[VSB_STAT_COST_NS] = "cost_ns",
 	[VSB_STAT_COST_REAL_NS] = "cost_real_ns",
 	[VSB_STAT_CVQ_BUSY_NS] = "cvq_busy_ns",
+	[VSB_STAT_FAULTS] = "faults",
 };
 
 const char *vsb_stat_name(unsigned int stat)
@@ -371,6 +509,20 @@ const char *vsb_hist_name(enum vsb_hist_id id)
 	};
 
 	return id < VSB_HIST_IDS ? names[id] : NULL;
+}
+
+const char *vsb_fault_action_name(unsigned int action)
+{
+	static const char *const names[VSB_FAULT_ACTION_MAX + 1] = {
+		[VSB_FAULT_ACTION_NACK] = "nack",
+		[VSB_FAULT_ACTION_STALL] = "stall",
+		[VSB_FAULT_ACTION_DELAY] = "delay",
+		[VSB_FAULT_ACTION_REORDER] = "reorder",
+		[VSB_FAULT_ACTION_SILENT] = "silent",
+		[VSB_FAULT_ACTION_RESET] = "reset",
+	};
+
+	return action < ARRAY_SIZE(names) ? names[action] : NULL;
 }
 
 const char *vsb_cost_name(unsigned int item)

@@ -115,6 +115,41 @@ struct vsb_state {
 	bool rss_steering;
 };
 
+/*
+ * One CVQ fault rule (VSB_A_FAULT_RULE): what FAULT_ADD sends, and each
+ * rule of a FAULT_GET reply, with its id and counters. @present has a bit
+ * per VSB_FRULE_* attribute given; PERSIST is a flag, nothing more.
+ */
+struct vsb_fault_rule {
+	nl_attr_set present;
+	uint8_t action; /* enum vsb_genl_fault_action */
+	uint8_t class; /* VIRTIO_NET_CTRL_* */
+	uint8_t cmd;
+	uint32_t nth;
+	uint32_t interval;
+	uint32_t probability; /* parts per million */
+	uint32_t seed;
+	uint32_t times;
+	uint32_t delay_ns;
+	/* in replies */
+	uint32_t id;
+	uint64_t matched;
+	uint64_t hits;
+};
+
+static inline void vsb_fault_rule_give(struct vsb_fault_rule *rule,
+				       unsigned int attr)
+{
+	rule->present |= 1ULL << attr;
+}
+
+/* A device's rules, in the order it consults them (FAULT_GET, FAULT_ADD). */
+struct vsb_fault_rules {
+	char name[VDPA_NAME_LEN]; /* empty if the reply did not name it */
+	unsigned int n;
+	struct vsb_fault_rule rule[VSB_FAULT_RULES_MAX];
+};
+
 static inline bool vsb_vlan_test(const uint8_t *vlans, unsigned int vid)
 {
 	return vlans[vid / 8] & (1u << (vid % 8));
@@ -138,6 +173,12 @@ void vsb_msg_put_dev_name(struct nlmsghdr *nlh, const char *name);
 void vsb_msg_put_dev_set(struct nlmsghdr *nlh,
 			 const struct vsb_dev_settings *set);
 void vsb_msg_put_link(struct nlmsghdr *nlh, const char *name, bool up);
+/*
+ * FAULT_ADD of @rule to @name: a VSB_A_FAULT_RULE nest with what @rule
+ * gives, its settings only (never the id or the counters of a reply).
+ */
+void vsb_msg_put_fault_add(struct nlmsghdr *nlh, const char *name,
+			   const struct vsb_fault_rule *rule);
 
 /* Reply parsers: 0, or -EBADMSG with @what naming the problem. */
 int vsb_msg_parse_dev(const struct nlmsghdr *nlh, struct vsb_dev_settings *dev,
@@ -146,6 +187,12 @@ int vsb_msg_parse_stats(const struct nlmsghdr *nlh, struct vsb_stats *stats,
 			const char **what);
 int vsb_msg_parse_state(const struct nlmsghdr *nlh, struct vsb_state *state,
 			const char **what);
+/* FAULT_GET and FAULT_ADD replies; the device name is optional in them. */
+int vsb_msg_parse_fault_rules(const struct nlmsghdr *nlh,
+			      struct vsb_fault_rules *rules, const char **what);
+/* One VSB_A_FAULT_RULE nest; it must give an action. */
+int vsb_msg_parse_fault_rule(const struct nlattr *nest,
+			     struct vsb_fault_rule *rule, const char **what);
 
 /* Names for output; "bit_N"-style fallbacks are the caller's. */
 const char *vsb_completion_name(uint8_t completion);
@@ -157,5 +204,7 @@ const char *vsb_hist_name(enum vsb_hist_id id);
  * this tool does not know; JSON adds "_ns" to the items in ns.
  */
 const char *vsb_cost_name(unsigned int item);
+/* "nack", "stall", "delay", ...; NULL for an action this tool does not know. */
+const char *vsb_fault_action_name(unsigned int action);
 
 #endif

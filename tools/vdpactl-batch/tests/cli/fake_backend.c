@@ -7,8 +7,10 @@
  * is busy, vdpa3 has no statistics yet and a session unlike the others
  * (a 128-entry ring by default, and CTRL_MAC_ADDR negotiated); any other
  * name does not exist. vdpa_sim_batch reports EPERM for changes to "vdpa3".
+ * vdpa0 keeps the CVQ fault rules added in a run, as the module does.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,6 +26,13 @@
 /* What the fake device has processed, across sessions, as vstats show. */
 static uint64_t fake_commands_done;
 static unsigned int fake_redundant_nth;
+
+/* Every nth command a fake load sends is acked ERR (0: none). */
+static unsigned int fake_nack_nth;
+
+/* vdpa0's CVQ fault rules, as FAULT_GET gives them. */
+static struct vsb_fault_rules fake_faults;
+static uint32_t fake_fault_next_id;
 
 /* A signal raised during the timed load of that number (1-based; 0: none). */
 static unsigned int fake_signal_load, fake_signal_no, fake_timed_loads;
@@ -69,6 +78,13 @@ void fake_backend_reset(void)
 	fake_log[0] = '\0';
 	fake_last_add = (struct vdpa_dev_new_args){ 0 };
 	fake_cost_reset();
+	fake_faults = (struct vsb_fault_rules){ .name = "vdpa0" };
+	fake_fault_next_id = 1;
+}
+
+void fake_backend_nack_every(unsigned int nth)
+{
+	fake_nack_nth = nth;
 }
 
 const struct vdpa_dev_new_args *fake_backend_last_add(void)
@@ -335,6 +351,9 @@ int vsb_client_stats_get(struct vdpa_client *c, const char *name,
 	stats.stat[VSB_STAT_COST_NS] = 200000;
 	stats.stat[VSB_STAT_COST_REAL_NS] = 240000;
 	stats.stat[VSB_STAT_CVQ_BUSY_NS] = 60000;
+	/* Three commands a fault rule acted on. */
+	stats.stat_present |= 1ULL << VSB_STAT_FAULTS;
+	stats.stat[VSB_STAT_FAULTS] = 3;
 	stats.hist[VSB_HIST_ID_COST_NS][15] = 10;
 	stats.hist[VSB_HIST_ID_COST_REAL_NS][15] = 9;
 	stats.hist[VSB_HIST_ID_COST_REAL_NS][16] = 1;
@@ -393,6 +412,49 @@ int vsb_client_announce(struct vdpa_client *c, const char *name)
 	return err ?: strcmp(name, "vdpa0") ? -EOPNOTSUPP : 0;
 }
 
+int vsb_client_fault_get(struct vdpa_client *c, const char *name,
+			 vsb_faults_cb cb, void *data)
+{
+	(void)c;
+	if (name && !is_vsb(name))
+		return -ENODEV;
+	return cb(&fake_faults, data);
+}
+
+/* As the module: DELAY, and only it, has a delay; 16 rules at most. */
+int vsb_client_fault_add(struct vdpa_client *c, const char *name,
+			 const struct vsb_fault_rule *rule, vsb_faults_cb cb,
+			 void *data, bool *replied)
+{
+	struct vsb_fault_rule *r;
+	int err = vsb_client_stats_reset(c, name);
+
+	*replied = false;
+	if (err)
+		return err;
+	if ((rule->action == VSB_FAULT_ACTION_DELAY) !=
+	    nl_has(rule->present, VSB_FRULE_DELAY_NS))
+		return -EINVAL;
+	if (fake_faults.n == VSB_FAULT_RULES_MAX)
+		return -ENOSPC;
+	r = &fake_faults.rule[fake_faults.n++];
+	*r = *rule;
+	r->id = fake_fault_next_id++;
+	r->present |= 1ULL << VSB_FRULE_ID | 1ULL << VSB_FRULE_MATCHED |
+		      1ULL << VSB_FRULE_HITS;
+	*replied = true;
+	return cb(&fake_faults, data);
+}
+
+int vsb_client_fault_clear(struct vdpa_client *c, const char *name)
+{
+	int err = vsb_client_stats_reset(c, name);
+
+	if (!err)
+		fake_faults.n = 0;
+	return err;
+}
+
 struct load_session {
 	char name[16];
 	struct cvq_cmd *cmds; /* MAC_ADDR_SET 02:00:00:00:00:(i + 1) */
@@ -402,6 +464,9 @@ struct load_session {
 	/* compare's warm-up loads are unmarked (-1): not counted here */
 	bool warm_up;
 	unsigned int timed_loads;
+	uint8_t *acks; /* of the last load, by plan index */
+	uint64_t sent;
+	struct load_nacks nacks;
 };
 
 int load_session_open(struct load_session **session, const char *devname,
@@ -419,8 +484,9 @@ int load_session_open(struct load_session **session, const char *devname,
 	if (!s)
 		return -ENOMEM;
 	s->cmds = calloc(cfg->count, sizeof(*s->cmds));
-	if (!s->cmds) {
-		free(s);
+	s->acks = calloc(cfg->count, 1);
+	if (!s->cmds || !s->acks) {
+		load_session_close(s);
 		return -ENOMEM;
 	}
 	for (i = 0; i < cfg->count; i++) {
@@ -471,6 +537,45 @@ const struct cvq_cmd *load_session_commands(const struct load_session *s)
 	return s->cmds;
 }
 
+const struct load_nacks *load_session_nacks(const struct load_session *s)
+{
+	return &s->nacks;
+}
+
+const uint8_t *load_session_acks(const struct load_session *s)
+{
+	return s->acks;
+}
+
+/*
+ * The acks of a load of the @n commands at @order (NULL: the plan): every
+ * fake_nack_nth-th sent is refused. -EIO, as the engine, for a refusal
+ * the config does not let the load go on after.
+ */
+static int fake_acks(struct load_session *s, const unsigned int *order,
+		     unsigned int n)
+{
+	unsigned int k, i;
+
+	memset(s->acks, CVQ_ACK_UNSET, s->cfg.count);
+	for (k = 0; k < n; k++) {
+		i = order ? order[k] : k;
+		s->acks[i] = VIRTIO_NET_OK;
+		if (!fake_nack_nth || ++s->sent % fake_nack_nth)
+			continue;
+		if (!s->cfg.continue_after_nack) {
+			pr_err("%s: load %" PRIu64
+			       ", command %u (MAC_ADDR_SET): device acked ERR (1)",
+			       s->name, s->counters.loads + 1, i + 1);
+			return -EIO;
+		}
+		s->acks[i] = VIRTIO_NET_ERR;
+		load_nacks_add(&s->nacks, s->counters.loads + 1, i,
+			       &s->cmds[i]);
+	}
+	return 0;
+}
+
 /* compare marks its timed loads and unmarks its warm-up ones. */
 void load_session_set_mark(struct load_session *s, int slot)
 {
@@ -487,13 +592,14 @@ int load_session_run_some(struct load_session *s, enum load_mode mode,
 			  const unsigned int *order, unsigned int n,
 			  uint64_t *elapsed_ns)
 {
-	(void)order;
 	/* After two good timed loads, so a late failure keeps their samples. */
 	if (!strcmp(s->name, "vdpa2") && !s->warm_up && s->timed_loads == 2) {
 		pr_err("%s: load 3, command 1 (MAC_ADDR_SET): device acked ERR (1)",
 		       s->name);
 		return -EIO;
 	}
+	if (fake_acks(s, order, n))
+		return -EIO;
 	/* As Ctrl-C in the middle of a load: it still completes. */
 	if (!s->warm_up && ++fake_timed_loads == fake_signal_load)
 		raise((int)fake_signal_no);
@@ -528,5 +634,6 @@ void load_session_close(struct load_session *s)
 	if (!s)
 		return;
 	free(s->cmds);
+	free(s->acks);
 	free(s);
 }

@@ -18,6 +18,13 @@ void fake_backend_reset(void);
 void fake_backend_redundant_every(unsigned int nth);
 
 /*
+ * From now on every @nth command the fake loads send (counting across a
+ * session's loads) is acked VIRTIO_NET_ERR; 0 (the default): none. A
+ * reset keeps the setting.
+ */
+void fake_backend_nack_every(unsigned int nth);
+
+/*
  * Raises @signo during the @load-th timed load (1-based) of the runs that
  * follow, across sessions; 0: never. A reset keeps the setting.
  */

@@ -25,6 +25,11 @@
 
 #define MAX_ARGS 64
 
+/* A fault rule with every setting, names in lower case. */
+#define FAULT_ADD_ALL                                                       \
+	"dev fault vdpa0 add delay 500us class mac cmd mac_addr_set nth 2 " \
+	"every 3 probability 12.5% seed 7 times 4 persist"
+
 struct cli_case {
 	int status;
 	const char *cmdline;
@@ -64,6 +69,12 @@ static const struct cli_case cases[] = {
 	{ CMD_OK, "dev state help" },
 	{ CMD_OK, "dev link help" },
 	{ CMD_OK, "dev announce help" },
+	{ CMD_OK, "dev fault help" },
+	{ CMD_OK, "dev fault vdpa0 help" },
+	{ CMD_OK, "dev fault vdpa0 add help" },
+	{ CMD_OK, "dev fault vdpa0 add nack class MAC help" },
+	{ CMD_OK, "dev fault vdpa0 show help" },
+	{ CMD_OK, "dev fault vdpa0 clear help" },
 	{ CMD_OK, "mgmtdev show help" },
 	{ CMD_OK, "mgmtdev list help" },
 	{ CMD_OK, "inject help" },
@@ -278,6 +289,58 @@ static const struct cli_case cases[] = {
 	{ CMD_USAGE, "dev announce" },
 	{ CMD_USAGE, "dev announce vdpa0 vdpa1" },
 	{ CMD_OK, "dev announce help" },
+	/* dev fault: the CVQ fault rules of vdpa0, the module's device */
+	{ CMD_OK, "dev fault" },
+	{ CMD_OK, "dev fault vdpa0" },
+	{ CMD_OK, "dev fault vdpa0 show" },
+	{ CMD_OK, "-j dev fault vdpa0" },
+	{ CMD_OK, "dev fault vdpa0 add nack" },
+	{ CMD_OK, "dev fault vdpa0 add stall class 1 cmd 1" },
+	{ CMD_OK, "dev fault vdpa0 add delay 500us class MAC cmd MAC_ADDR_SET "
+		  "nth 2 every 3 probability 12.5% seed 7 times 4 persist" },
+	{ CMD_OK, "dev fault vdpa0 add reorder class vlan every 2" },
+	{ CMD_OK, "dev fault vdpa0 add silent probability 0.0001" },
+	{ CMD_OK, "dev fault vdpa0 add reset class 200 cmd 9 seed 0" },
+	{ CMD_OK, "dev fault vdpa0 add nack probability 100" },
+	{ CMD_OK, "dev f vdpa0 a nack per" },
+	{ CMD_OK, "dev fault vdpa0 clear" },
+	{ CMD_OK, "dev fault vdpa0 cl" },
+	{ CMD_FAIL, "dev fault vdpa2" }, /* not the module's */
+	{ CMD_FAIL, "dev fault vdpa9 show" },
+	{ CMD_FAIL, "dev fault vdpa2 add nack" },
+	{ CMD_FAIL, "dev fault vdpa3 add nack" }, /* EPERM */
+	{ CMD_FAIL, "dev fault vdpa3 clear" },
+	{ CMD_USAGE, "dev fault vdpa0 add" },
+	{ CMD_USAGE, "dev fault vdpa0 add class MAC" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack stall" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack nack" },
+	{ CMD_USAGE, "dev fault vdpa0 add frob" },
+	{ CMD_USAGE, "dev fault vdpa0 add s" }, /* stall, silent, seed */
+	{ CMD_USAGE, "dev fault vdpa0 add nack cmd MAC_ADDR_SET" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack class MAC cmd VLAN_ADD" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack class nope" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack class 256" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack class -1" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack class MAC cmd nope" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack class" },
+	{ CMD_USAGE, "dev fault vdpa0 add delay" },
+	{ CMD_USAGE, "dev fault vdpa0 add delay 5" },
+	{ CMD_USAGE, "dev fault vdpa0 add delay 2s" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack nth 0" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack every 0" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack times 0" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack nth 4294967296" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack seed 4294967296" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack probability 0" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack probability 100.1" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack probability 1e3" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack probability 12.5.1" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack probability 0.00001" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack probability -5" },
+	{ CMD_USAGE, "dev fault vdpa0 add nack persist persist" },
+	{ CMD_USAGE, "dev fault vdpa0 frob" },
+	{ CMD_USAGE, "dev fault vdpa0 show extra" },
+	{ CMD_USAGE, "dev fault vdpa0 clear extra" },
 	/* ambiguous prefixes are errors, never the first match */
 	{ CMD_USAGE, "dev s vdpa0" }, /* show, set, state */
 	{ CMD_OK, "dev sh vdpa0" },
@@ -556,6 +619,53 @@ static void usage_errors_say_what_was_wrong(void **state)
 		  "Usage: vdpactl-batch stats" },
 		{ "inject no-such-case", "inject: no case \"no-such-case\"",
 		  "Usage: vdpactl-batch inject CASE", "dev show" },
+		{ "dev fault vdpa0 add",
+		  "dev fault add: ACTION expected: nack, "
+		  "stall, delay TIME, reorder, silent or reset",
+		  "Usage: vdpactl-batch dev fault DEV add ACTION",
+		  "dev fault DEV clear" },
+		{ "dev fault vdpa0 add stall reset",
+		  "dev fault add: stall and reset: one action per rule",
+		  "Usage: vdpactl-batch dev fault DEV add ACTION",
+		  "dev fault DEV clear" },
+		{ "dev fault vdpa0 add nack cmd MAC_ADDR_SET",
+		  "dev fault add: cmd MAC_ADDR_SET needs class (a command is "
+		  "named within its class)",
+		  "Usage: vdpactl-batch dev fault DEV add ACTION",
+		  "dev fault DEV clear" },
+		{ "dev fault vdpa0 add nack class MAC cmd VLAN_ADD",
+		  "dev fault add: cmd \"VLAN_ADD\" is not a command of class "
+		  "MAC (MAC_TABLE_SET, MAC_ADDR_SET, or a number 0..255)",
+		  "Usage: vdpactl-batch dev fault DEV add ACTION",
+		  "dev fault DEV clear" },
+		{ "dev fault vdpa0 add nack class nope",
+		  "dev fault add: class \"nope\" is not a class name or a "
+		  "number 0..255",
+		  "Usage: vdpactl-batch dev fault DEV add ACTION",
+		  "dev fault DEV clear" },
+		{ "dev fault vdpa0 add nack class 9 cmd 999",
+		  "dev fault add: cmd \"999\" is not a command of class 9 (or "
+		  "a number 0..255)",
+		  "Usage: vdpactl-batch dev fault DEV add ACTION",
+		  "dev fault DEV clear" },
+		{ "dev fault vdpa0 add nack probability 100.1",
+		  "dev fault add: probability 100.1 is above 100%",
+		  "Usage: vdpactl-batch dev fault DEV add ACTION",
+		  "dev fault DEV clear" },
+		{ "dev fault vdpa0 add nack probability 0.00001",
+		  "dev fault add: probability 0.00001 has more than 4 decimals",
+		  "Usage: vdpactl-batch dev fault DEV add ACTION",
+		  "dev fault DEV clear" },
+		{ "dev fault vdpa0 add delay 2ms every 0",
+		  "dev fault add: every 0 is out of range (1..4294967295)",
+		  "Usage: vdpactl-batch dev fault DEV add ACTION",
+		  "dev fault DEV clear" },
+		{ "dev fault vdpa0 show x", "dev fault show: unexpected \"x\"",
+		  "Usage: vdpactl-batch dev fault [ DEV [ show ] ]",
+		  "add ACTION" },
+		{ "dev fault vdpa0 clear x",
+		  "dev fault clear: unexpected \"x\"",
+		  "Usage: vdpactl-batch dev fault DEV clear", "add ACTION" },
 	};
 	unsigned int i;
 	char *out, *err;
@@ -596,6 +706,8 @@ static void json_failures_print_nothing(void **state)
 		"-j dev state vdpa9",
 		"-j dev batching vdpa2",
 		"-j dev cost vdpa2",
+		"-j dev fault vdpa2",
+		"-j dev fault vdpa3 add nack",
 		"-j load --count 30 --dev vdpa9",
 		"-j load --count 30 --dev vdpa1",
 		"-j compare --count 30 --dev vdpa0 --dev vdpa1",
@@ -1090,6 +1202,8 @@ static void man_page_lists_every_json_key(void **state)
 		"-j inject list",
 		"-j dev cost vdpa0",
 		"-j dev batching vdpa0",
+		"-j " FAULT_ADD_ALL,
+		"-j dev fault vdpa0 add nack class 1",
 	};
 	char *man = man_output_section(), *out;
 	unsigned int i, missing = 0;
@@ -1105,6 +1219,13 @@ static void man_page_lists_every_json_key(void **state)
 		missing += undocumented_keys(out, man, false);
 		free(out);
 	}
+	/* A load whose device refused commands. */
+	fake_backend_nack_every(7);
+	run_cli(*state, "-j load --count 30 --rounds 2 --dev vdpa0", &out);
+	fake_backend_nack_every(0);
+	expect_contains(out, "\"nacked\":");
+	missing += undocumented_keys(out, man, false);
+	free(out);
 	free(man);
 	assert_int_equal(missing, 0);
 }
@@ -1398,7 +1519,7 @@ static void module_state_and_stats(void **state)
 	assert_int_equal(run_cli(*state, "stats vdpa0", &out), CMD_OK);
 	expect_contains(out, "vdpa0: module commands 30 batches 1 cost_ops 10 "
 			     "cost_ns 200000 cost_real_ns 240000 "
-			     "cvq_busy_ns 60000 \n"
+			     "cvq_busy_ns 60000 faults 3 \n"
 			     "  cmds_per_batch total 1\n"
 			     "    [16, 32)                                1 "
 			     "########################################\n"
@@ -1423,7 +1544,7 @@ static void module_state_and_stats(void **state)
 	expect_contains(out, "\"module\":{\"vdpa0\":{\"counters\":"
 			     "{\"commands\":30,\"batches\":1,\"cost_ops\":10,"
 			     "\"cost_ns\":200000,\"cost_real_ns\":240000,"
-			     "\"cvq_busy_ns\":60000},"
+			     "\"cvq_busy_ns\":60000,\"faults\":3},"
 			     "\"histograms\":{\"cmds_per_batch\":"
 			     "{\"unit\":\"commands\",\"total\":1,"
 			     "\"lower_bounds\":[0,1,2,4,8,16,32,");
@@ -1513,6 +1634,166 @@ static void cost_model(void **state)
 	free(out);
 }
 
+/*
+ * "dev fault": a rule added is shown with the device's others, as the
+ * module replies; every keyword lands in its attribute (every is the
+ * interval, the probability a percentage in ppm); names and numbers.
+ */
+static void fault_rules(void **state)
+{
+	char *out, *err;
+
+	assert_int_equal(run_cli(*state, FAULT_ADD_ALL, &out), CMD_OK);
+	assert_string_equal(out, "vdpa0: rules 1\n"
+				 "  id 1 action delay 500us class MAC cmd "
+				 "MAC_ADDR_SET nth 2 every 3 probability 12.5% "
+				 "seed 7 times 4 persist matched 0 hits 0\n");
+	free(out);
+	assert_int_equal(run_cli(*state, "-j " FAULT_ADD_ALL, &out), CMD_OK);
+	assert_string_equal(out, "{\"dev\":{\"vdpa0\":{\"rules\":[{"
+				 "\"id\":1,\"action\":\"delay\","
+				 "\"delay_ns\":500000,\"class\":\"MAC\","
+				 "\"cmd\":\"MAC_ADDR_SET\",\"nth\":2,"
+				 "\"every\":3,\"probability_ppm\":125000,"
+				 "\"seed\":7,\"times\":4,\"persist\":true,"
+				 "\"matched\":0,\"hits\":0}]}}}\n");
+	free(out);
+
+	/* Classes and commands by number; names when the tool knows them. */
+	assert_int_equal(run_cli(*state,
+				 "dev fault vdpa0 add stall class 4 cmd 2",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "action stall class MQ cmd HASH_CONFIG matched");
+	free(out);
+	assert_int_equal(run_cli(*state,
+				 "dev fault vdpa0 add nack class 9 cmd 3 "
+				 "probability 0.0001",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "action nack class 9 cmd 3 probability 0.0001% "
+			     "matched");
+	free(out);
+	/* A command by the spec's name within its class, in any case. */
+	assert_int_equal(run_cli(*state,
+				 "dev fault vdpa0 add nack class vlan cmd add "
+				 "nth 3",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "action nack class VLAN cmd VLAN_ADD nth 3 ");
+	free(out);
+	assert_int_equal(run_cli(*state,
+				 "dev fault vdpa0 add nack class mq cmd "
+				 "vq_pairs_set",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "class MQ cmd MQ_VQ_PAIRS_SET ");
+	free(out);
+	assert_int_equal(run_cli(*state, "dev fault vdpa0 add reorder", &out),
+			 CMD_OK);
+	expect_contains(out, "  id 1 action reorder class any matched 0 "
+			     "hits 0\n");
+	free(out);
+
+	/* Shown: none yet in a new run; clearing prints nothing. */
+	assert_int_equal(run_cli(*state, "dev fault vdpa0", &out), CMD_OK);
+	assert_string_equal(out, "vdpa0: rules 0\n");
+	free(out);
+	assert_int_equal(run_cli(*state, "-j dev fault", &out), CMD_OK);
+	assert_string_equal(out, "{\"dev\":{\"vdpa0\":{\"rules\":[]}}}\n");
+	free(out);
+	assert_int_equal(run_cli(*state, "dev fault vdpa0 clear", &out),
+			 CMD_OK);
+	assert_string_equal(out, "");
+	free(out);
+
+	/* Refused by the device: the operation and the reason. */
+	assert_int_equal(run_cli_io(*state, "dev fault vdpa3 add nack", &out,
+				    &err),
+			 CMD_FAIL);
+	expect_contains(err, "dev fault vdpa3 add: Operation not permitted\n");
+	assert_string_equal(out, "");
+	free(out);
+	free(err);
+	assert_int_equal(run_cli_io(*state, "dev fault vdpa2 clear", &out,
+				    &err),
+			 CMD_FAIL);
+	expect_contains(err, "dev fault vdpa2 clear: No such device\n");
+	free(out);
+	free(err);
+}
+
+/*
+ * A load on a device that refuses every 7th command goes on, names each
+ * refused command, in text and JSON, and fails after its report; past 16
+ * it names the first 16 and counts the rest. compare still stops at the
+ * first refusal.
+ */
+static void load_names_nacked_commands(void **state)
+{
+	char *out, *err;
+
+	fake_backend_nack_every(7);
+	assert_int_equal(run_cli_io(*state,
+				    "-j load --count 30 --rounds 2 --dev vdpa0",
+				    &out, &err),
+			 CMD_FAIL);
+	expect_contains(out, "\"total_commands\":60,");
+	expect_contains(out, "\"nacked\":{\"count\":8,\"first\":["
+			     "{\"load\":1,\"index\":7,\"class\":\"MAC\","
+			     "\"command\":\"MAC_ADDR_SET\"},"
+			     "{\"load\":1,\"index\":14,");
+	expect_contains(out, "{\"load\":2,\"index\":26,\"class\":\"MAC\","
+			     "\"command\":\"MAC_ADDR_SET\"}]}");
+	assert_int_equal(count_of(out, "\"index\":"), 8);
+	expect_contains(err,
+			"vdpactl-batch: vdpa0: load 1, command 7 "
+			"(MAC_ADDR_SET 02:00:00:00:00:07): device acked ERR "
+			"(1), and 7 more (the report names them)\n");
+	free(out);
+	free(err);
+
+	fake_backend_nack_every(5);
+	assert_int_equal(
+		run_cli(*state, "load --count 30 --rounds 3 --dev vdpa0", &out),
+		CMD_FAIL);
+	expect_contains(out, "\n  nacked 18 (acked VIRTIO_NET_ERR)"
+			     "\n    load 1 command 5 class MAC MAC_ADDR_SET "
+			     "02:00:00:00:00:05"
+			     "\n    load 1 command 10 class MAC MAC_ADDR_SET "
+			     "02:00:00:00:00:0a");
+	/* 6 in each load: the 16th is load 3's 4th. */
+	expect_contains(out, "\n    load 3 command 20 class MAC MAC_ADDR_SET "
+			     "02:00:00:00:00:14"
+			     "\n    and 2 more\n");
+	assert_int_equal(count_of(out, "\n    load "), 16);
+	free(out);
+	assert_int_equal(run_cli(*state,
+				 "-j load --count 30 --rounds 3 --dev vdpa0",
+				 &out),
+			 CMD_FAIL);
+	expect_contains(out, "\"nacked\":{\"count\":18,");
+	assert_int_equal(count_of(out, "\"index\":"), 16);
+	free(out);
+
+	assert_int_equal(run_cli_io(*state,
+				    "compare --count 30 --rounds 3 --dev vdpa0",
+				    &out, &err),
+			 CMD_FAIL);
+	expect_contains(err, "vdpa0: load 1, command 5 (MAC_ADDR_SET): "
+			     "device acked ERR (1)");
+	free(out);
+	free(err);
+	fake_backend_nack_every(0);
+}
+
+static int nack_teardown(void **state)
+{
+	(void)state;
+	fake_backend_nack_every(0);
+	return 0;
+}
+
 static void load_skips_unchanged_state(void **state)
 {
 	char *out;
@@ -1575,6 +1856,9 @@ int main(void)
 		cmocka_unit_test(module_state_and_stats),
 		cmocka_unit_test(load_skips_unchanged_state),
 		cmocka_unit_test(cost_model),
+		cmocka_unit_test(fault_rules),
+		cmocka_unit_test_teardown(load_names_nacked_commands,
+					  nack_teardown),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, setup, teardown);

@@ -2,7 +2,8 @@
 /*
  * Option tables: the TIME kind (OPT_TIME) in keyword style, each way a
  * time can be refused and the message that names it, and the machinery
- * around it (repeats, unknown and ambiguous keywords).
+ * around it (repeats, unknown and ambiguous keywords); the PERCENT kind
+ * (OPT_PERCENT) and its refusals.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -141,11 +142,67 @@ static void times_refused(void **state)
 	}
 }
 
+/* "probability P" parsed into ppm by @line; the result of the parse. */
+static enum opt_result parse_percent(const char *line, uint32_t *ppm)
+{
+	char copy[64], *argv[2] = { copy, NULL };
+	const struct opt opt = { .name = "probability",
+				 .kind = OPT_PERCENT,
+				 .value = ppm };
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	argv[1] = strchr(copy, ' ');
+	if (argv[1])
+		*argv[1]++ = '\0';
+	return opt_parse("dev fault add", &opt, 1, OPT_STYLE_KEYWORDS,
+			 argv[1] ? 2 : 1, argv);
+}
+
+static void percentages(void **state)
+{
+	static const struct refusal cases[] = {
+		{ "probability 0",
+		  "dev fault add: probability 0 is 0: it would never happen "
+		  "(0.0001% is the least)" },
+		{ "probability 100.1",
+		  "dev fault add: probability 100.1 is above 100%" },
+		{ "probability 1e3",
+		  "dev fault add: probability \"1e3\" is not a percentage (a "
+		  "decimal number, as 12.5 or 12.5%)" },
+		{ "probability 12.5.1",
+		  "dev fault add: probability \"12.5.1\" is not a percentage "
+		  "(a decimal number, as 12.5 or 12.5%)" },
+		{ "probability 0.00001",
+		  "dev fault add: probability 0.00001 has more than 4 decimals "
+		  "(it is counted in parts per million)" },
+		{ "probability -3",
+		  "dev fault add: probability -3 is negative" },
+		{ "probability", "dev fault add: probability needs a value" },
+	};
+	uint32_t ppm = 7;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(parse_percent("probability 12.5%", &ppm), OPT_OK);
+	assert_int_equal(ppm, 125000);
+	assert_int_equal(parse_percent("prob 0.0001", &ppm), OPT_OK);
+	assert_int_equal(ppm, 1);
+	log_to_stderr();
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		ppm = 7;
+		print_message("%s\n", cases[i].line);
+		assert_int_equal(parse_percent(cases[i].line, &ppm), OPT_ERROR);
+		assert_string_equal(log_last_error(), cases[i].message);
+		assert_int_equal(ppm, 7);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(times_accepted),
 		cmocka_unit_test(times_refused),
+		cmocka_unit_test(percentages),
 	};
 
 	return cmocka_run_group_tests_name("opt", tests, NULL, NULL);

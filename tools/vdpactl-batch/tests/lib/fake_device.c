@@ -36,6 +36,9 @@ struct fake_state {
 	struct fake_config cfg;
 	struct fake_stats stats;
 	uint16_t last_avail, used_idx; /* split */
+	/* split, cfg.reverse: the heads of one look, completed after it */
+	uint16_t held[FAKE_RING_MAX];
+	unsigned int n_held;
 	/* packed: where the device reads and writes next, and their laps */
 	uint16_t avail_pos, used_pos;
 	bool avail_wrap, used_wrap;
@@ -79,6 +82,14 @@ static void publish_used(uint16_t id, uint32_t len, uint16_t advance)
 		eventfd_write(dev.d->call_fd, 1);
 }
 
+/* The used length of a completed command, as the mode says. */
+static uint32_t used_len(void)
+{
+	return dev.cfg.mode == FAKE_BAD_LEN || dev.cfg.mode == FAKE_GIVE_BACK ?
+		       0 :
+		       1;
+}
+
 /*
  * Executes a command (counts it, writes its ack) as the configured mode
  * says; false if the chain is not to be completed.
@@ -89,13 +100,21 @@ static bool answer(const uint8_t *hdr, uint8_t *ack_byte)
 		dev.stats.by_class[hdr[0]]++;
 	if (dev.cfg.delay_ms)
 		sleep_ms(dev.cfg.delay_ms);
+	if (dev.cfg.stall_after && dev.stats.served == dev.cfg.stall_after)
+		return false;
+	if (dev.cfg.nack_every && dev.stats.taken % dev.cfg.nack_every == 0) {
+		*ack_byte = VIRTIO_NET_ERR;
+		dev.stats.served++;
+		return true;
+	}
 	switch (dev.cfg.mode) {
 	case FAKE_SILENT:
 		return false;
 	case FAKE_NEEDS_RESET:
+	case FAKE_GIVE_BACK:
 		__atomic_or_fetch(&dev.status, VIRTIO_CONFIG_S_NEEDS_RESET,
 				  __ATOMIC_SEQ_CST);
-		return false;
+		return dev.cfg.mode == FAKE_GIVE_BACK;
 	case FAKE_ERR:
 		*ack_byte = VIRTIO_NET_ERR;
 		break;
@@ -122,9 +141,20 @@ static void serve_one(void)
 
 	dev.last_avail++;
 	dev.stats.taken++;
-	if (answer(hdr, ack_byte))
-		publish_used(head, dev.cfg.mode == FAKE_BAD_LEN ? 0 : 1,
+	if (!answer(hdr, ack_byte))
+		return;
+	if (dev.cfg.reverse)
+		dev.held[dev.n_held++] = head;
+	else
+		publish_used(head, used_len(),
 			     dev.cfg.mode == FAKE_IDX_JUMP ? 2 : 1);
+}
+
+/* cfg.reverse: the commands of one look, last first. */
+static void publish_held(void)
+{
+	while (dev.n_held)
+		publish_used(dev.held[--dev.n_held], 1, 1);
 }
 
 #define F_AVAIL (1u << VRING_PACKED_DESC_F_AVAIL)
@@ -177,7 +207,7 @@ static void serve_one_packed(void)
 		id = (uint16_t)dev.d->ring_size; /* no such buffer */
 	used = &ring[dev.used_pos];
 	used->id = htole16(id);
-	used->len = htole32(dev.cfg.mode == FAKE_BAD_LEN ? 0 : 1);
+	used->len = htole32(used_len());
 	flags = dev.used_wrap ? F_AVAIL | F_USED : 0;
 	/* Release: id and len are visible before the flags hand it back. */
 	__atomic_store_n(&used->flags, htole16(flags), __ATOMIC_RELEASE);
@@ -209,6 +239,7 @@ static bool serve_available(void)
 	while (dev.last_avail != avail &&
 	       !__atomic_load_n(&dev.stop, __ATOMIC_ACQUIRE))
 		serve_one();
+	publish_held();
 	return true;
 }
 
@@ -258,6 +289,7 @@ static int init_ring(struct cvq_dev *d)
 	memset((uint8_t *)d->ring_area_device - l.device.offset, 0,
 	       l.block_bytes[VQ_BLOCK_DEVICE]);
 	dev.last_avail = dev.used_idx = 0;
+	dev.n_held = 0;
 	dev.avail_pos = dev.used_pos = 0;
 	dev.avail_wrap = dev.used_wrap = true;
 	return vq_init_format(&d->ring, d->ring_format, d->ring_size,
@@ -370,6 +402,13 @@ int vhost_vdpa_get_config(struct vhost_vdpa *v, uint32_t offset, void *buf,
 		return -EINVAL;
 	memcpy(buf, (const uint8_t *)&fake_config.net_config + offset, len);
 	return 0;
+}
+
+bool cvq_dev_needs_reset(struct cvq_dev *d)
+{
+	(void)d;
+	return __atomic_load_n(&dev.status, __ATOMIC_ACQUIRE) &
+	       VIRTIO_CONFIG_S_NEEDS_RESET;
 }
 
 /* lib/cvq_dev.c's set-up, as a device offering what a load may use. */

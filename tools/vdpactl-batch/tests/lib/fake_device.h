@@ -24,6 +24,11 @@ enum fake_mode {
 	FAKE_IDX_JUMP, /* used index moved one past the entry written */
 	FAKE_SILENT, /* take the commands, never complete them */
 	FAKE_NEEDS_RESET, /* set DEVICE_NEEDS_RESET instead of completing */
+	/*
+	 * set DEVICE_NEEDS_RESET and give the command back unanswered, used
+	 * length 0, as vdpa_sim_batch does for a driver error
+	 */
+	FAKE_GIVE_BACK,
 };
 
 /* How the next device started behaves; reset by fake_device_reset(). */
@@ -31,6 +36,14 @@ struct fake_config {
 	enum fake_mode mode;
 	unsigned int delay_ms; /* before each completion */
 	bool notify; /* signal the call eventfd after each completion */
+	unsigned int nack_every; /* ack every Nth command taken ERR; 0: none */
+	/*
+	 * Complete what each look at the ring found in reverse order, as a
+	 * device without VIRTIO_F_IN_ORDER may (split rings).
+	 */
+	bool reverse;
+	/* Complete only this many commands, then take others silently. */
+	unsigned int stall_after;
 	int negotiate_err; /* cvq_dev_negotiate() fails with it */
 	int cold_start_err; /* cvq_dev_cold_start() fails with it */
 	uint64_t extra_features; /* offered beyond the default offer */

@@ -255,6 +255,66 @@ static void names_and_features(void **state)
 	assert_int_equal(cvq_cmd_feature(VIRTIO_NET_CTRL_VLAN, 7), -1);
 }
 
+/* Classes and commands by name, in any case, and names or numbers back. */
+static void lookups_by_name(void **state)
+{
+	char buf[CVQ_CODE_LEN];
+	uint8_t class = 0xee, cmd;
+
+	(void)state;
+	assert_int_equal(cvq_class_by_name("MAC", &class), 0);
+	assert_int_equal(class, VIRTIO_NET_CTRL_MAC);
+	assert_int_equal(cvq_class_by_name("guest_offloads", &class), 0);
+	assert_int_equal(class, VIRTIO_NET_CTRL_GUEST_OFFLOADS);
+	assert_int_equal(cvq_class_by_name("Stats", &class), 0);
+	assert_int_equal(class, VIRTIO_NET_CTRL_STATS);
+	assert_int_equal(cvq_class_by_name("MA", &class), -ENOENT);
+	assert_int_equal(cvq_class_by_name("", &class), -ENOENT);
+	assert_int_equal(class, VIRTIO_NET_CTRL_STATS); /* untouched */
+	assert_null(cvq_class_name(7));
+	assert_string_equal(cvq_class_name(VIRTIO_NET_CTRL_NOTF_COAL),
+			    "NOTF_COAL");
+
+	/* By the tool's name or the spec's, within the class. */
+	assert_int_equal(
+		cvq_cmd_by_name(VIRTIO_NET_CTRL_VLAN, "vlan_del", &cmd), 0);
+	assert_int_equal(cmd, VIRTIO_NET_CTRL_VLAN_DEL);
+	assert_int_equal(cvq_cmd_by_name(VIRTIO_NET_CTRL_VLAN, "add", &cmd), 0);
+	assert_int_equal(cmd, VIRTIO_NET_CTRL_VLAN_ADD);
+	assert_int_equal(
+		cvq_cmd_by_name(VIRTIO_NET_CTRL_MQ, "VQ_PAIRS_SET", &cmd), 0);
+	assert_int_equal(cmd, VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET);
+	assert_int_equal(
+		cvq_cmd_by_name(VIRTIO_NET_CTRL_MQ, "rss_config", &cmd), 0);
+	assert_int_equal(cmd, VIRTIO_NET_CTRL_MQ_RSS_CONFIG);
+	assert_int_equal(cvq_cmd_by_name(VIRTIO_NET_CTRL_RX, "Promisc", &cmd),
+			 0);
+	assert_int_equal(cmd, VIRTIO_NET_CTRL_RX_PROMISC);
+	assert_int_equal(cvq_cmd_by_name(VIRTIO_NET_CTRL_GUEST_OFFLOADS, "set",
+					 &cmd),
+			 0);
+	assert_int_equal(cmd, VIRTIO_NET_CTRL_GUEST_OFFLOADS_SET);
+	cmd = 0xee;
+	assert_int_equal(cvq_cmd_by_name(VIRTIO_NET_CTRL_MAC, "VLAN_ADD", &cmd),
+			 -ENOENT);
+	assert_int_equal(cvq_cmd_by_name(VIRTIO_NET_CTRL_MAC, "add", &cmd),
+			 -ENOENT);
+	assert_int_equal(cvq_cmd_by_name(VIRTIO_NET_CTRL_MAC, "MAC_", &cmd),
+			 -ENOENT);
+	assert_int_equal(cvq_cmd_by_name(9, "ADD", &cmd), -ENOENT);
+	assert_int_equal(cmd, 0xee); /* untouched */
+
+	assert_string_equal(
+		cvq_class_format(VIRTIO_NET_CTRL_RX, buf, sizeof(buf)), "RX");
+	assert_string_equal(cvq_class_format(200, buf, sizeof(buf)), "200");
+	assert_string_equal(cvq_cmd_format(VIRTIO_NET_CTRL_MAC,
+					   VIRTIO_NET_CTRL_MAC_ADDR_SET, buf,
+					   sizeof(buf)),
+			    "MAC_ADDR_SET");
+	assert_string_equal(
+		cvq_cmd_format(VIRTIO_NET_CTRL_VLAN, 9, buf, sizeof(buf)), "9");
+}
+
 static void descriptions_name_the_argument(void **state)
 {
 	static const uint8_t mac[MAC_LEN] = { 0x02, 0, 0, 0, 0x01, 0xab };
@@ -294,6 +354,7 @@ int main(void)
 		cmocka_unit_test(notification_coalescing),
 		cmocka_unit_test(encode_refuses_a_short_buffer),
 		cmocka_unit_test(names_and_features),
+		cmocka_unit_test(lookups_by_name),
 		cmocka_unit_test(descriptions_name_the_argument),
 	};
 

@@ -189,6 +189,99 @@ static void time_text(void **state)
 	}
 }
 
+struct percent_case {
+	const char *text;
+	enum percent_parse result;
+	uint32_t ppm;
+};
+
+static void percentages(void **state)
+{
+	static const struct percent_case cases[] = {
+		{ "12.5", PERCENT_PARSE_OK, 125000 },
+		{ "12.5%", PERCENT_PARSE_OK, 125000 },
+		{ "0.0001", PERCENT_PARSE_OK, 1 },
+		{ "0.0001%", PERCENT_PARSE_OK, 1 },
+		{ "100", PERCENT_PARSE_OK, 1000000 },
+		{ "100.0000", PERCENT_PARSE_OK, 1000000 },
+		{ "1", PERCENT_PARSE_OK, 10000 },
+		{ "99.9999", PERCENT_PARSE_OK, 999999 },
+		{ "007.25", PERCENT_PARSE_OK, 72500 },
+		{ "0", PERCENT_PARSE_ZERO, 0 },
+		{ "0.0000%", PERCENT_PARSE_ZERO, 0 },
+		{ "100.1", PERCENT_PARSE_ABOVE_100, 0 },
+		{ "100.0001", PERCENT_PARSE_ABOVE_100, 0 },
+		{ "101", PERCENT_PARSE_ABOVE_100, 0 },
+		{ "99999999999999999999999", PERCENT_PARSE_ABOVE_100, 0 },
+		{ "0.00001", PERCENT_PARSE_TOO_PRECISE, 0 },
+		{ "12.34567", PERCENT_PARSE_TOO_PRECISE, 0 },
+		{ "12.50000", PERCENT_PARSE_TOO_PRECISE, 0 },
+		{ "-5", PERCENT_PARSE_NEGATIVE, 0 },
+		{ "-0.5%", PERCENT_PARSE_NEGATIVE, 0 },
+		{ "1e3", PERCENT_PARSE_NOT_A_NUMBER, 0 },
+		{ "12.5.1", PERCENT_PARSE_NOT_A_NUMBER, 0 },
+		{ "", PERCENT_PARSE_NOT_A_NUMBER, 0 },
+		{ "%", PERCENT_PARSE_NOT_A_NUMBER, 0 },
+		{ "abc", PERCENT_PARSE_NOT_A_NUMBER, 0 },
+		{ ".5", PERCENT_PARSE_NOT_A_NUMBER, 0 },
+		{ "5.", PERCENT_PARSE_NOT_A_NUMBER, 0 },
+		{ "12,5", PERCENT_PARSE_NOT_A_NUMBER, 0 },
+		{ "+5", PERCENT_PARSE_NOT_A_NUMBER, 0 },
+		{ " 5", PERCENT_PARSE_NOT_A_NUMBER, 0 },
+		{ "5 %", PERCENT_PARSE_NOT_A_NUMBER, 0 },
+		{ "5%%", PERCENT_PARSE_NOT_A_NUMBER, 0 },
+		{ "-", PERCENT_PARSE_NOT_A_NUMBER, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t ppm = 12345;
+
+		print_message("percentage \"%s\"\n", cases[i].text);
+		assert_int_equal(parse_percent_ppm(cases[i].text, &ppm),
+				 cases[i].result);
+		assert_int_equal(ppm, cases[i].result == PERCENT_PARSE_OK ?
+					      cases[i].ppm :
+					      12345);
+	}
+	assert_int_equal(parse_percent_ppm(NULL, NULL),
+			 PERCENT_PARSE_NOT_A_NUMBER);
+}
+
+static void percentage_text(void **state)
+{
+	static const struct {
+		uint32_t ppm;
+		const char *text;
+	} cases[] = {
+		{ 1, "0.0001" },
+		{ 10, "0.001" },
+		{ 125000, "12.5" },
+		{ 123456, "12.3456" },
+		{ 10000, "1" },
+		{ 1000000, "100" },
+		{ 999999, "99.9999" },
+		{ 100, "0.01" },
+		{ UINT32_MAX, "429496.7295" },
+	};
+	char text[PERCENT_STR_LEN];
+	uint32_t back;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		format_ppm_percent(cases[i].ppm, text, sizeof(text));
+		assert_string_equal(text, cases[i].text);
+		/* What is printed (up to 100%) parses back to the same. */
+		if (cases[i].ppm <= 100 * PPM_PER_PERCENT) {
+			assert_int_equal(parse_percent_ppm(text, &back),
+					 PERCENT_PARSE_OK);
+			assert_int_equal(back, cases[i].ppm);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +289,8 @@ int main(void)
 		cmocka_unit_test(macs),
 		cmocka_unit_test(times),
 		cmocka_unit_test(time_text),
+		cmocka_unit_test(percentages),
+		cmocka_unit_test(percentage_text),
 	};
 
 	return cmocka_run_group_tests_name("strparse", tests, NULL, NULL);

@@ -208,6 +208,46 @@ static void rss_config_makes_the_pairs_unknown(void **state)
 	assert_int_equal(order[2], 3);
 }
 
+/*
+ * A load planned VLAN_ADD 9 twice (sent once) and a new MAC; the device
+ * refused the VLAN_ADD and took the MAC. Settled, the model has the MAC
+ * but not VLAN 9, so the next plan sends VLAN_ADD 9 again, and not the
+ * MAC; with every ack OK it would have sent neither.
+ */
+static void refused_commands_are_not_applied(void **state)
+{
+	static const uint8_t mac[MAC_LEN] = { 2, 0, 0, 0, 0, 0x42 };
+	uint8_t acks[3] = { VIRTIO_NET_ERR, CVQ_ACK_UNSET, VIRTIO_NET_OK };
+	struct ctrl_model m, before;
+	struct vsb_state st;
+	unsigned int n;
+
+	(void)state;
+	fresh_model(&m, &st);
+	cvq_cmd_vlan(&cmds[0], true, 9);
+	cvq_cmd_vlan(&cmds[1], true, 9);
+	cvq_cmd_mac_addr_set(&cmds[2], mac);
+	before = m;
+	n = ctrl_model_plan(&m, cmds, 3, order);
+	assert_int_equal(n, 2);
+	assert_int_equal(order[0], 0);
+	assert_int_equal(order[1], 2);
+	assert_true(vsb_vlan_test(m.vlans, 9)); /* as planned */
+
+	ctrl_model_settle(&m, &before, cmds, order, n, acks);
+	assert_false(vsb_vlan_test(m.vlans, 9));
+	assert_memory_equal(m.mac, mac, MAC_LEN);
+	before = m;
+	assert_int_equal(ctrl_model_plan(&m, cmds, 3, order), 1);
+	assert_int_equal(order[0], 0);
+
+	/* Both acked OK this time: nothing left to send. */
+	acks[0] = VIRTIO_NET_OK;
+	ctrl_model_settle(&m, &before, cmds, order, 1, acks);
+	assert_true(vsb_vlan_test(m.vlans, 9));
+	assert_int_equal(ctrl_model_plan(&m, cmds, 3, order), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +257,7 @@ int main(void)
 		cmocka_unit_test(mac_table_overflow_rules),
 		cmocka_unit_test(qemu_profile_rounds),
 		cmocka_unit_test(rss_config_makes_the_pairs_unknown),
+		cmocka_unit_test(refused_commands_are_not_applied),
 	};
 
 	return cmocka_run_group_tests_name("ctrl_model", tests, NULL, NULL);

@@ -10,12 +10,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include <cmocka.h>
 
 #include "lib/compat.h"
+#include "lib/diag.h"
 #include "lib/util.h"
 #include "load/load.h"
 #include "tests/lib/fake_device.h"
@@ -157,6 +159,8 @@ static void failures_stop_the_load(void **state)
 		{ FAKE_IDX_JUMP, -EPROTO },
 		{ FAKE_SILENT, -ETIMEDOUT },
 		{ FAKE_NEEDS_RESET, -ENETRESET },
+		/* not "used length 0": the cause is the reset */
+		{ FAKE_GIVE_BACK, -ENETRESET },
 	};
 	struct load_config cfg =
 		config(LOAD_MODE_SERIAL, LOAD_KICK_EACH, LOAD_WAIT_POLL);
@@ -396,6 +400,167 @@ static void rss_config_from_the_config_space(void **state)
 	assert_int_equal(fake_device_stats().by_class[VIRTIO_NET_CTRL_MQ], 2);
 }
 
+/* The last error the engine reported. */
+static char last_error[DIAG_LINE_LEN];
+
+static void keep_error(enum diag_level level, const char *line)
+{
+	if (level == DIAG_ERR)
+		snprintf(last_error, sizeof(last_error), "%s", line);
+}
+
+static void expect_error(const char *want)
+{
+	if (!strstr(last_error, want))
+		fail_msg("error lacks \"%s\": %s", want, last_error);
+}
+
+/* The @k-th refusal kept is load @load's plan command @i (from 0). */
+static void expect_nack(const struct load_session *s, unsigned int k,
+			uint64_t load, unsigned int i)
+{
+	const struct load_nack *n = &load_session_nacks(s)->first[k];
+	char text[LOAD_NACK_TEXT_LEN];
+
+	cvq_cmd_describe(&load_session_commands(s)[i], text, sizeof(text));
+	assert_int_equal(n->load, load);
+	assert_int_equal(n->index, i + 1);
+	assert_int_equal(n->class, VIRTIO_NET_CTRL_MAC);
+	assert_int_equal(n->cmd, VIRTIO_NET_CTRL_MAC_ADDR_SET);
+	assert_string_equal(n->text, text);
+}
+
+/*
+ * A parallel load of 30 (one batch) on a device that completes a batch
+ * last command first and refuses every 7th command.
+ */
+static struct load_session *open_refused(bool continue_after_nack)
+{
+	struct load_config cfg =
+		config(LOAD_MODE_PARALLEL, LOAD_KICK_ONCE, LOAD_WAIT_POLL);
+
+	fake_device_reset();
+	fake_config.reverse = true;
+	fake_config.nack_every = 7;
+	cfg.continue_after_nack = continue_after_nack;
+	return open_session(&cfg);
+}
+
+/*
+ * The device of open_refused(), with continue_after_nack: each refusal
+ * is attributed by the used entry's id to its own command (7, 14, ... of
+ * the plan), not to the place it came back in, and the load goes on; the
+ * refusals are kept in the order they came back, and the last load's
+ * acks say which it refused.
+ */
+static void nacks_named_by_id_when_completed_out_of_order(void **state)
+{
+	/* By plan index (from 0), as they came back. */
+	static const unsigned int load1[] = { 27, 20, 13, 6 };
+	static const unsigned int load2[] = { 25, 18, 11, 4 };
+	const struct load_nacks *nacks;
+	struct load_session *s;
+	unsigned int k;
+	uint64_t ns;
+
+	(void)state;
+	s = open_refused(true);
+	assert_int_equal(load_session_run(s, LOAD_MODE_PARALLEL, &ns), 0);
+	assert_int_equal(load_session_run(s, LOAD_MODE_PARALLEL, &ns), 0);
+	nacks = load_session_nacks(s);
+	/* Commands 7 to 56 of the 60 taken. */
+	assert_int_equal(nacks->count, 8);
+	assert_int_equal(nacks->kept, 8);
+	for (k = 0; k < 4; k++)
+		expect_nack(s, k, 1, load1[k]);
+	for (k = 0; k < 4; k++)
+		expect_nack(s, 4 + k, 2, load2[k]);
+	for (k = 0; k < COUNT; k++)
+		assert_int_equal(load_session_acks(s)[k],
+				 k % 7 == 4 ? VIRTIO_NET_ERR : VIRTIO_NET_OK);
+	assert_int_equal(load_session_counters(s)->commands, 2 * COUNT);
+	load_session_close(s);
+}
+
+/*
+ * The device of open_refused(), without continue_after_nack: the first
+ * refusal that comes back stops the load, named by its id: in a reversed
+ * batch that is command 28.
+ */
+static void nack_stops_the_load_naming_its_command(void **state)
+{
+	struct load_session *s;
+	uint64_t ns;
+
+	(void)state;
+	diag_set_sink(keep_error);
+	s = open_refused(false);
+	assert_int_equal(load_session_run(s, LOAD_MODE_PARALLEL, &ns), -EIO);
+	expect_error("fake0: load 1, command 28 (MAC_ADDR_SET ");
+	expect_error("): device acked ERR (1)");
+	assert_int_equal(load_session_nacks(s)->count, 0);
+	load_session_close(s);
+	diag_set_sink(NULL);
+}
+
+/*
+ * A device that stops serving its CVQ (a stall) ends the load at the
+ * timeout, which names the oldest command not completed and how many of
+ * the load's did not complete; in either mode.
+ */
+static void stalled_device_times_out_saying_how_many(void **state)
+{
+	static const enum load_mode modes[] = { LOAD_MODE_SERIAL,
+						LOAD_MODE_PARALLEL };
+	struct load_config cfg;
+	struct load_session *s;
+	unsigned int m;
+	uint64_t ns, t0;
+
+	(void)state;
+	diag_set_sink(keep_error);
+	for (m = 0; m < ARRAY_SIZE(modes); m++) {
+		fake_device_reset();
+		fake_config.stall_after = 10;
+		cfg = config(modes[m], LOAD_KICK_ONCE, LOAD_WAIT_CALL);
+		cfg.timeout_ms = 200;
+		s = open_session(&cfg);
+		t0 = now_ms();
+		assert_int_equal(load_session_run(s, cfg.mode, &ns),
+				 -ETIMEDOUT);
+		assert_true(now_ms() - t0 < 5000);
+		expect_error("fake0: load 1, command 11 (MAC_ADDR_SET ");
+		expect_error("): no completion within 200 ms: 20 of the load's "
+			     "30 commands did not complete");
+		load_session_close(s);
+	}
+	diag_set_sink(NULL);
+}
+
+/*
+ * A device that completes without notifying (a "silent" fault) does not
+ * hang a load that sleeps on the call eventfd: the sleep is cut into
+ * status polls, each of which looks at the ring.
+ */
+static void completions_without_notification_are_seen(void **state)
+{
+	struct load_config cfg =
+		config(LOAD_MODE_SERIAL, LOAD_KICK_EACH, LOAD_WAIT_CALL);
+	struct load_session *s;
+	uint64_t ns;
+
+	(void)state;
+	fake_device_reset();
+	fake_config.notify = false;
+	cfg.count = 5;
+	cfg.timeout_ms = 1000;
+	s = open_session(&cfg);
+	assert_int_equal(load_session_run(s, cfg.mode, &ns), 0);
+	assert_true(ns < 1000 * 1000000ULL);
+	load_session_close(s);
+	assert_int_equal(fake_device_stats().served, 5);
+}
+
 static void open_failure_is_returned(void **state)
 {
 	struct load_config cfg =
@@ -440,6 +605,17 @@ int main(void)
 					  fake_device_teardown),
 		cmocka_unit_test_teardown(open_failure_is_returned,
 					  fake_device_teardown),
+		cmocka_unit_test_teardown(
+			nacks_named_by_id_when_completed_out_of_order,
+			fake_device_teardown),
+		cmocka_unit_test_teardown(nack_stops_the_load_naming_its_command,
+					  fake_device_teardown),
+		cmocka_unit_test_teardown(
+			stalled_device_times_out_saying_how_many,
+			fake_device_teardown),
+		cmocka_unit_test_teardown(
+			completions_without_notification_are_seen,
+			fake_device_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * vdpa_sim_batch netlink replies: DEV_GET, STATS_GET with histograms and
- * STATE_GET, malformed ones included; requests; VLAN ranges.
+ * vdpa_sim_batch netlink replies: DEV_GET, STATS_GET with histograms,
+ * STATE_GET and the CVQ fault rules, malformed ones included; requests;
+ * VLAN ranges; how fault rules print.
  */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -467,6 +470,7 @@ static void stats_reply_cost(void **state)
 	assert_int_equal(stats.hist[VSB_HIST_ID_COST_NS][31], 31);
 	assert_int_equal(stats.hist[VSB_HIST_ID_COST_REAL_NS][0], 1000);
 	assert_string_equal(vsb_stat_name(VSB_STAT_CVQ_BUSY_NS), "cvq_busy_ns");
+	assert_string_equal(vsb_stat_name(VSB_STAT_FAULTS), "faults");
 	assert_string_equal(vsb_stat_name(VSB_STAT_COST_REAL_NS),
 			    "cost_real_ns");
 	assert_string_equal(vsb_hist_name(VSB_HIST_ID_COST_NS), "cost_ns");
@@ -478,6 +482,336 @@ static void stats_reply_cost(void **state)
 	what = NULL;
 	assert_int_equal(vsb_msg_parse_stats(nlh, &stats, &what), -EBADMSG);
 	assert_string_equal(what, "too few histogram buckets");
+}
+
+/* A rule with every setting, and reply-only members that must stay home. */
+static const struct vsb_fault_rule every_setting = {
+	.present = 1ULL << VSB_FRULE_ACTION | 1ULL << VSB_FRULE_CLASS |
+		   1ULL << VSB_FRULE_CMD | 1ULL << VSB_FRULE_NTH |
+		   1ULL << VSB_FRULE_INTERVAL | 1ULL << VSB_FRULE_PROBABILITY |
+		   1ULL << VSB_FRULE_SEED | 1ULL << VSB_FRULE_TIMES |
+		   1ULL << VSB_FRULE_DELAY_NS | 1ULL << VSB_FRULE_PERSIST |
+		   1ULL << VSB_FRULE_ID | 1ULL << VSB_FRULE_MATCHED |
+		   1ULL << VSB_FRULE_HITS,
+	.action = VSB_FAULT_ACTION_DELAY,
+	.class = 1,
+	.cmd = 1,
+	.nth = 3,
+	.interval = 5,
+	.probability = 125000,
+	.seed = 7,
+	.times = 2,
+	.delay_ns = 2000000,
+	.id = 9,
+	.matched = 10,
+	.hits = 11,
+};
+
+/* The one attribute of @type in @nest, checked for its payload's size. */
+static const struct nlattr *nest_get(const struct nlattr *nest, uint16_t type,
+				     uint16_t len)
+{
+	const struct nlattr *attr = nest_find(nest, type);
+
+	assert_non_null(attr);
+	assert_int_equal(mnl_attr_get_payload_len(attr), len);
+	return attr;
+}
+
+/* The FAULT_RULE nest of an ADD request, after its device name. */
+static const struct nlattr *added_rule(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *attr, *rule = NULL;
+
+	mnl_attr_for_each(attr, nlh, GENL_HDRLEN)
+	{
+		if (mnl_attr_get_type(attr) == VSB_A_DEV_NAME) {
+			assert_string_equal(mnl_attr_get_str(attr), "b0");
+			continue;
+		}
+		assert_int_equal(mnl_attr_get_type(attr), VSB_A_FAULT_RULE);
+		assert_null(rule);
+		rule = attr;
+	}
+	assert_non_null(rule);
+	return rule;
+}
+
+static unsigned int nest_count(const struct nlattr *nest)
+{
+	const struct nlattr *attr;
+	unsigned int n = 0;
+
+	mnl_attr_for_each_nested(attr, nest) n++;
+	return n;
+}
+
+static void fault_add_request(void **state)
+{
+	struct nlmsghdr *nlh = start(VSB_CMD_FAULT_ADD, NULL);
+	const struct nlattr *rule;
+	struct vsb_fault_rule back;
+	const char *what = NULL;
+
+	(void)state;
+	vsb_msg_put_fault_add(nlh, "b0", &every_setting);
+	rule = added_rule(nlh);
+	/* Each setting as the kernel's policy wants it; no reply member. */
+	assert_int_equal(nest_count(rule), 10);
+	assert_int_equal(mnl_attr_get_u8(nest_get(rule, VSB_FRULE_ACTION, 1)),
+			 VSB_FAULT_ACTION_DELAY);
+	assert_int_equal(mnl_attr_get_u8(nest_get(rule, VSB_FRULE_CLASS, 1)),
+			 1);
+	assert_int_equal(mnl_attr_get_u8(nest_get(rule, VSB_FRULE_CMD, 1)), 1);
+	assert_int_equal(mnl_attr_get_u32(nest_get(rule, VSB_FRULE_NTH, 4)), 3);
+	assert_int_equal(
+		mnl_attr_get_u32(nest_get(rule, VSB_FRULE_INTERVAL, 4)), 5);
+	assert_int_equal(
+		mnl_attr_get_u32(nest_get(rule, VSB_FRULE_PROBABILITY, 4)),
+		125000);
+	assert_int_equal(mnl_attr_get_u32(nest_get(rule, VSB_FRULE_SEED, 4)),
+			 7);
+	assert_int_equal(mnl_attr_get_u32(nest_get(rule, VSB_FRULE_TIMES, 4)),
+			 2);
+	assert_int_equal(
+		mnl_attr_get_u32(nest_get(rule, VSB_FRULE_DELAY_NS, 4)),
+		2000000);
+	nest_get(rule, VSB_FRULE_PERSIST, 0);
+	assert_null(nest_find(rule, VSB_FRULE_ID));
+	assert_null(nest_find(rule, VSB_FRULE_MATCHED));
+	assert_null(nest_find(rule, VSB_FRULE_HITS));
+
+	/* ... and parses back as what it was sent from. */
+	assert_int_equal(vsb_msg_parse_fault_rule(rule, &back, &what), 0);
+	assert_int_equal(back.present,
+			 every_setting.present & ~(1ULL << VSB_FRULE_ID |
+						   1ULL << VSB_FRULE_MATCHED |
+						   1ULL << VSB_FRULE_HITS));
+	assert_int_equal(back.action, every_setting.action);
+	assert_int_equal(back.class, 1);
+	assert_int_equal(back.cmd, 1);
+	assert_int_equal(back.nth, 3);
+	assert_int_equal(back.interval, 5);
+	assert_int_equal(back.probability, 125000);
+	assert_int_equal(back.seed, 7);
+	assert_int_equal(back.times, 2);
+	assert_int_equal(back.delay_ns, 2000000);
+	assert_int_equal(back.id, 0);
+
+	/* Only what a rule gives is sent: an action alone. */
+	nlh = start(VSB_CMD_FAULT_ADD, NULL);
+	back = (struct vsb_fault_rule){ .action = VSB_FAULT_ACTION_NACK };
+	vsb_fault_rule_give(&back, VSB_FRULE_ACTION);
+	back.nth = 4; /* not given: not sent */
+	vsb_msg_put_fault_add(nlh, "b0", &back);
+	rule = added_rule(nlh);
+	assert_int_equal(nest_count(rule), 1);
+	assert_int_equal(mnl_attr_get_u8(nest_get(rule, VSB_FRULE_ACTION, 1)),
+			 VSB_FAULT_ACTION_NACK);
+}
+
+/* Two rules as FAULT_GET gives them, with what a newer module adds. */
+static struct nlmsghdr *two_rules(const char *name)
+{
+	struct nlmsghdr *nlh = start(VSB_CMD_FAULT_GET, name);
+	struct nlattr *rules, *rule;
+
+	rules = mnl_attr_nest_start(nlh, VSB_A_FAULT_RULES);
+	rule = mnl_attr_nest_start(nlh, VSB_A_FAULT_RULE);
+	mnl_attr_put_u32(nlh, VSB_FRULE_ID, 1);
+	mnl_attr_put_u8(nlh, VSB_FRULE_ACTION, VSB_FAULT_ACTION_NACK);
+	mnl_attr_put_u8(nlh, VSB_FRULE_CLASS, VIRTIO_NET_CTRL_MAC);
+	mnl_attr_put_u8(nlh, VSB_FRULE_CMD, VIRTIO_NET_CTRL_MAC_ADDR_SET);
+	mnl_attr_put_u32(nlh, VSB_FRULE_NTH, 3);
+	mnl_attr_put(nlh, VSB_FRULE_PERSIST, 0, NULL);
+	mnl_attr_put_u64(nlh, VSB_FRULE_MATCHED, 5);
+	mnl_attr_put_u64(nlh, VSB_FRULE_HITS, 1);
+	mnl_attr_nest_end(nlh, rule);
+	mnl_attr_put_u32(nlh, VSB_A_FAULT_RULE + 40, 1); /* newer: skipped */
+	rule = mnl_attr_nest_start(nlh, VSB_A_FAULT_RULE);
+	mnl_attr_put_u32(nlh, VSB_FRULE_ID, 2);
+	mnl_attr_put_u8(nlh, VSB_FRULE_ACTION, VSB_FAULT_ACTION_DELAY);
+	mnl_attr_put_u32(nlh, VSB_FRULE_DELAY_NS, 2000000);
+	mnl_attr_put_u32(nlh, VSB_FRULE_INTERVAL, 10);
+	mnl_attr_put_u32(nlh, VSB_FRULE_PROBABILITY, 125000);
+	mnl_attr_put_u32(nlh, VSB_FRULE_SEED, 7);
+	mnl_attr_put_u32(nlh, VSB_FRULE_TIMES, 3);
+	mnl_attr_put(nlh, VSB_FRULE_PAD, 0, NULL);
+	mnl_attr_put_u64(nlh, VSB_FRULE_MATCHED, 20);
+	mnl_attr_put_u64(nlh, VSB_FRULE_HITS, 2);
+	mnl_attr_put_u32(nlh, VSB_FRULE_MAX + 1, 9); /* newer: skipped */
+	mnl_attr_nest_end(nlh, rule);
+	mnl_attr_nest_end(nlh, rules);
+	return nlh;
+}
+
+/* What print_vsb_fault_rules() prints of @rules (caller frees). */
+static char *printed(const struct vsb_fault_rules *rules, bool json)
+{
+	struct output o;
+	char *text;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	output_init(&o, f, json, false);
+	open_json_object(&o, NULL);
+	print_vsb_fault_rules(&o, rules);
+	close_json_object(&o);
+	fclose(f);
+	return text;
+}
+
+static void fault_rules_reply(void **state)
+{
+	struct vsb_fault_rules rules;
+	const char *what = NULL;
+	char *text;
+
+	(void)state;
+	assert_int_equal(
+		vsb_msg_parse_fault_rules(two_rules("b0"), &rules, &what), 0);
+	assert_string_equal(rules.name, "b0");
+	assert_int_equal(rules.n, 2);
+	assert_int_equal(rules.rule[0].id, 1);
+	assert_int_equal(rules.rule[0].action, VSB_FAULT_ACTION_NACK);
+	assert_int_equal(rules.rule[0].cmd, VIRTIO_NET_CTRL_MAC_ADDR_SET);
+	assert_true(nl_has(rules.rule[0].present, VSB_FRULE_PERSIST));
+	assert_false(nl_has(rules.rule[0].present, VSB_FRULE_SEED));
+	assert_int_equal(rules.rule[0].matched, 5);
+	assert_int_equal(rules.rule[1].delay_ns, 2000000);
+	assert_int_equal(rules.rule[1].interval, 10);
+	assert_int_equal(rules.rule[1].hits, 2);
+	assert_false(nl_has(rules.rule[1].present, VSB_FRULE_CLASS));
+	assert_string_equal(vsb_fault_action_name(VSB_FAULT_ACTION_REORDER),
+			    "reorder");
+	assert_null(vsb_fault_action_name(VSB_FAULT_ACTION_MAX + 1));
+
+	text = printed(&rules, false);
+	assert_string_equal(text,
+			    "rules 2"
+			    "\n  id 1 action nack class MAC cmd MAC_ADDR_SET "
+			    "nth 3 persist matched 5 hits 1"
+			    "\n  id 2 action delay 2ms class any every 10 "
+			    "probability 12.5% seed 7 times 3 matched 20 "
+			    "hits 2");
+	free(text);
+	text = printed(&rules, true);
+	assert_string_equal(text,
+			    "{\"rules\":[{\"id\":1,\"action\":\"nack\","
+			    "\"class\":\"MAC\",\"cmd\":\"MAC_ADDR_SET\","
+			    "\"nth\":3,\"persist\":true,\"matched\":5,"
+			    "\"hits\":1},{\"id\":2,\"action\":\"delay\","
+			    "\"delay_ns\":2000000,\"every\":10,"
+			    "\"probability_ppm\":125000,\"seed\":7,"
+			    "\"times\":3,\"persist\":false,\"matched\":20,"
+			    "\"hits\":2}]}\n");
+	free(text);
+
+	/* FAULT_ADD's reply may leave the name out; no rules, no nest. */
+	assert_int_equal(
+		vsb_msg_parse_fault_rules(two_rules(NULL), &rules, &what), 0);
+	assert_string_equal(rules.name, "");
+	assert_int_equal(rules.n, 2);
+	assert_int_equal(vsb_msg_parse_fault_rules(
+				 start(VSB_CMD_FAULT_GET, "b0"), &rules, &what),
+			 0);
+	assert_int_equal(rules.n, 0);
+	text = printed(&rules, false);
+	assert_string_equal(text, "rules 0");
+	free(text);
+}
+
+/* A reply whose only rule has @put's attributes: the parse's verdict. */
+static int one_rule(void (*put)(struct nlmsghdr *nlh), const char **what)
+{
+	struct nlmsghdr *nlh = start(VSB_CMD_FAULT_GET, "b0");
+	struct nlattr *rules = mnl_attr_nest_start(nlh, VSB_A_FAULT_RULES);
+	struct nlattr *rule = mnl_attr_nest_start(nlh, VSB_A_FAULT_RULE);
+	struct vsb_fault_rules parsed;
+
+	put(nlh);
+	mnl_attr_nest_end(nlh, rule);
+	mnl_attr_nest_end(nlh, rules);
+	*what = NULL;
+	return vsb_msg_parse_fault_rules(nlh, &parsed, what);
+}
+
+static void put_no_action(struct nlmsghdr *nlh)
+{
+	mnl_attr_put_u32(nlh, VSB_FRULE_NTH, 2);
+}
+
+static void put_short_nth(struct nlmsghdr *nlh)
+{
+	mnl_attr_put_u8(nlh, VSB_FRULE_ACTION, VSB_FAULT_ACTION_NACK);
+	mnl_attr_put_u16(nlh, VSB_FRULE_NTH, 2);
+}
+
+static void put_persist_payload(struct nlmsghdr *nlh)
+{
+	mnl_attr_put_u8(nlh, VSB_FRULE_ACTION, VSB_FAULT_ACTION_NACK);
+	mnl_attr_put_u8(nlh, VSB_FRULE_PERSIST, 1);
+}
+
+static void put_wide_action(struct nlmsghdr *nlh)
+{
+	mnl_attr_put_u32(nlh, VSB_FRULE_ACTION, VSB_FAULT_ACTION_NACK);
+}
+
+static void put_short_hits(struct nlmsghdr *nlh)
+{
+	mnl_attr_put_u8(nlh, VSB_FRULE_ACTION, VSB_FAULT_ACTION_NACK);
+	mnl_attr_put_u32(nlh, VSB_FRULE_HITS, 1);
+}
+
+static void fault_rules_reply_errors(void **state)
+{
+	struct vsb_fault_rules rules;
+	struct nlmsghdr *nlh;
+	struct nlattr *nest, *rule;
+	const char *what;
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(one_rule(put_no_action, &what), -EBADMSG);
+	assert_string_equal(what, "fault rule without an action");
+	assert_int_equal(one_rule(put_short_nth, &what), -EBADMSG);
+	assert_string_equal(what, "attribute of the wrong size");
+	assert_int_equal(one_rule(put_persist_payload, &what), -EBADMSG);
+	assert_string_equal(what, "flag attribute with a payload");
+	assert_int_equal(one_rule(put_wide_action, &what), -EBADMSG);
+	assert_string_equal(what, "attribute of the wrong size");
+	assert_int_equal(one_rule(put_short_hits, &what), -EBADMSG);
+	assert_string_equal(what, "attribute of the wrong size");
+
+	/* More rules than a device can hold. */
+	nlh = start(VSB_CMD_FAULT_GET, "b0");
+	nest = mnl_attr_nest_start(nlh, VSB_A_FAULT_RULES);
+	for (i = 0; i <= VSB_FAULT_RULES_MAX; i++) {
+		rule = mnl_attr_nest_start(nlh, VSB_A_FAULT_RULE);
+		mnl_attr_put_u8(nlh, VSB_FRULE_ACTION, VSB_FAULT_ACTION_NACK);
+		mnl_attr_nest_end(nlh, rule);
+	}
+	mnl_attr_nest_end(nlh, nest);
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_fault_rules(nlh, &rules, &what),
+			 -EBADMSG);
+	assert_string_equal(what, "too many fault rules");
+
+	/* A rule nest that cuts into its last attribute. */
+	nlh = start(VSB_CMD_FAULT_GET, "b0");
+	nest = mnl_attr_nest_start(nlh, VSB_A_FAULT_RULES);
+	rule = mnl_attr_nest_start(nlh, VSB_A_FAULT_RULE);
+	mnl_attr_put_u8(nlh, VSB_FRULE_ACTION, VSB_FAULT_ACTION_NACK);
+	mnl_attr_put_u32(nlh, VSB_FRULE_NTH, 2);
+	mnl_attr_nest_end(nlh, rule);
+	mnl_attr_nest_end(nlh, nest);
+	rule->nla_len -= 2;
+	what = NULL;
+	assert_int_equal(vsb_msg_parse_fault_rules(nlh, &rules, &what),
+			 -EBADMSG);
+	assert_string_equal(what, "truncated attribute");
 }
 
 static void time_approx_text(void **state)
@@ -532,6 +866,9 @@ int main(void)
 		cmocka_unit_test(dev_reply_with_cost),
 		cmocka_unit_test(dev_reply_cost_errors),
 		cmocka_unit_test(stats_reply_cost),
+		cmocka_unit_test(fault_add_request),
+		cmocka_unit_test(fault_rules_reply),
+		cmocka_unit_test(fault_rules_reply_errors),
 		cmocka_unit_test(time_approx_text),
 		cmocka_unit_test(vlan_ranges),
 	};
