@@ -79,6 +79,21 @@ tap_todo() {
 	echo "not ok $TAP_N - $1 # TODO $2"
 }
 
+# tap_todo_ok DESC REASON CMD [ARG...]: a known deviation of another's
+# code, shown by CMD failing: "not ok ... # TODO REASON" while it fails,
+# "ok ... # TODO" (prove's "TODO passed") once it is fixed.
+tap_todo_ok() {
+	_tap_desc=$1
+	_tap_why=$2
+	shift 2
+	TAP_N=$((TAP_N + 1))
+	if "$@"; then
+		echo "ok $TAP_N - $_tap_desc # TODO $_tap_why"
+	else
+		echo "not ok $TAP_N - $_tap_desc # TODO $_tap_why"
+	fi
+}
+
 tap_done() {
 	[ "$TAP_FAILED" = 0 ]
 }

@@ -52,6 +52,7 @@ qm_start() {
 # qm NAME STEP...: qvnet on QEMU NAME; output in $QM_DIR/NAME.out. Each
 # run is a new qvnet process: unless it starts with init (or only talks to
 # the monitor), it first attaches to the device as the last run left it.
+# Each step waits at most QM_TIMEOUT seconds (60).
 qm() {
 	_qm_name=$1
 	shift
@@ -59,7 +60,7 @@ qm() {
 	init | hmp | migrate) ;;
 	*) set -- attach "$@" ;;
 	esac
-	qvnet -T 60 -q "$QM_DIR/$_qm_name.qtest" -m "$QM_DIR/$_qm_name.qmp" \
+	qvnet -T "${QM_TIMEOUT:-60}" -q "$QM_DIR/$_qm_name.qtest" -m "$QM_DIR/$_qm_name.qmp" \
 		"$@" >"$QM_DIR/$_qm_name.out" 2>&1
 }
 
