@@ -42,7 +42,7 @@ centis() {
 	tr -d . </proc/uptime | cut -d' ' -f1
 }
 
-tap_plan 29
+tap_plan 31
 tb_load_batch
 tb_dev_add c0 vdpasim_batch vhost_vdpa
 
@@ -77,6 +77,16 @@ load --count 5 --rounds 3
 tap_is "$status" 0 "nth 3 fired once: the next loads succeed" ||
 	tap_diag "$(cat "$OUT")"
 tap_is "$(rules)" "nack 1" "a persistent rule outlives the loads' resets"
+vdpactl-batch dev fault c0 clear
+# The tool's model of the state applies only what the device acked OK.
+vdpactl-batch dev fault c0 add nack class vlan cmd add nth 3 persist >/dev/null
+out=$(vdpactl-batch -j load --dev c0 --profile vlan --count 5 --rounds 2 \
+	--skip-unchanged 2>/dev/null)
+tap_is "$(echo "$out" | jq -c '.load.c0.nacked | [.count, .first[0].load, .first[0].index, .first[0].command]')" \
+	'[1,1,3,"VLAN_ADD"]' "the report names the refused command" ||
+	tap_diag "$out"
+tap_is "$(echo "$out" | jq -c '.load.c0.skip_unchanged | [.sent, .model_agrees]')" \
+	'[6,true]' "--skip-unchanged sends it again, and its model agrees with the device"
 vdpactl-batch dev fault c0 clear
 vdpactl-batch dev fault c0 add nack >/dev/null
 load --count 5 --rounds 1

@@ -88,7 +88,7 @@ static int run_rounds(struct vdpactl *ctx, struct load_bench_link *link,
 	if (r->interrupted)
 		pr_err("load: %s before a whole load", r->failure);
 	if (!err)
-		err = load_extras_end(ctx, x);
+		err = load_extras_end(ctx, x, b->targets[0].session);
 	if (err)
 		return err;
 	r->has_vring_base = !load_session_vring_base(b->targets[0].session,

@@ -125,6 +125,32 @@ int load_extras_begin(struct vdpactl *ctx, struct load_extras *x,
 	return 0;
 }
 
+/* What the last load's acks say it did: a NACK changed nothing. */
+static void skip_settle(struct load_skip *k, const struct load_session *s)
+{
+	if (k->unsettled)
+		ctrl_model_settle(&k->model, &k->before,
+				  load_session_commands(s), k->order,
+				  k->last_sent, load_session_acks(s));
+	k->unsettled = false;
+}
+
+/*
+ * Does the client's model still agree with the device (a command the
+ * device refused must have left both alone)?
+ */
+static void skip_check(struct load_skip *k, const struct load_session *s,
+		       const struct vsb_state *end)
+{
+	struct ctrl_model dev;
+
+	skip_settle(k, s);
+	ctrl_model_init(&dev);
+	ctrl_model_set_state(&dev, end);
+	k->differs = ctrl_model_differs(&k->model, &dev);
+	k->checked = true;
+}
+
 unsigned int load_extras_plan(struct load_extras *x,
 			      const struct load_session *s, unsigned int count,
 			      const unsigned int **order)
@@ -136,11 +162,7 @@ unsigned int load_extras_plan(struct load_extras *x,
 		*order = NULL;
 		return count;
 	}
-	/* What the last load's acks say it did: a NACK changed nothing. */
-	if (k->unsettled)
-		ctrl_model_settle(&k->model, &k->before,
-				  load_session_commands(s), k->order,
-				  k->last_sent, load_session_acks(s));
+	skip_settle(k, s);
 	k->before = k->model;
 	n = ctrl_model_plan(&k->model, load_session_commands(s), count,
 			    k->order);
@@ -170,7 +192,8 @@ static void summarize_trace(struct load_trace *t)
 	t->has_kick_ns = !trace_summarize(&t->tally.kick_ns, &t->kick_ns);
 }
 
-int load_extras_end(struct vdpactl *ctx, struct load_extras *x)
+int load_extras_end(struct vdpactl *ctx, struct load_extras *x,
+		    const struct load_session *s)
 {
 	struct vdpa_client *vsb;
 	int err = 0;
@@ -178,6 +201,8 @@ int load_extras_end(struct vdpactl *ctx, struct load_extras *x)
 	if (x->module_device)
 		x->has_end_state =
 			!read_state(ctx, x->dev, &x->end_state, &vsb);
+	if (x->skip.on && x->has_end_state)
+		skip_check(&x->skip, s, &x->end_state);
 	if (x->trace.recording) {
 		err = trace_instance_collect(&x->trace.inst, &x->trace.tally);
 		trace_instance_remove(&x->trace.inst);

@@ -34,6 +34,12 @@ struct load_skip {
 	unsigned int skipped_first, skipped_min, skipped_max;
 	unsigned int empty_loads; /* sent nothing: not run, not timed */
 	unsigned int loads;
+	/*
+	 * After the run, the model against the state the device reports:
+	 * checked, and the first part they disagree on (NULL: none).
+	 */
+	bool checked;
+	const char *differs;
 };
 
 struct load_trace {
@@ -75,7 +81,8 @@ unsigned int load_extras_plan(struct load_extras *x,
 			      const unsigned int **order);
 
 /* After the last load, with the device still held: end state, trace. */
-int load_extras_end(struct vdpactl *ctx, struct load_extras *x);
+int load_extras_end(struct vdpactl *ctx, struct load_extras *x,
+		    const struct load_session *s);
 
 void load_extras_free(struct load_extras *x);
 

@@ -195,6 +195,13 @@ static void print_skip(struct output *o, const struct load_skip *k)
 		   k->empty_loads);
 	print_uint(o, PRINT_ANY, "timed_loads", " timed_loads %u",
 		   k->loads - k->empty_loads);
+	if (k->checked) {
+		print_bool(o, PRINT_ANY, "model_agrees", "\n  model_agrees %s",
+			   !k->differs);
+		if (k->differs)
+			print_string(o, PRINT_ANY, "model_differs_in", " in %s",
+				     k->differs);
+	}
 	close_json_object(o);
 }
 

@@ -225,6 +225,31 @@ unsigned int ctrl_model_plan(struct ctrl_model *m, const struct cvq_cmd *cmds,
 	return kept;
 }
 
+const char *ctrl_model_differs(const struct ctrl_model *m,
+			       const struct ctrl_model *dev)
+{
+	unsigned int i;
+
+	if (m->known_mac && dev->known_mac && memcmp(m->mac, dev->mac, MAC_LEN))
+		return "mac";
+	if (m->known_rx && dev->known_rx && m->rx_modes != dev->rx_modes)
+		return "rx_modes";
+	if (m->known_tables && dev->known_tables &&
+	    (!same_list(&m->uni, &dev->uni) ||
+	     !same_list(&m->multi, &dev->multi)))
+		return "mac_tables";
+	for (i = 0; i < VSB_VLAN_BYTES; i++)
+		if ((m->vlans[i] ^ dev->vlans[i]) & m->vlan_known[i] &
+		    dev->vlan_known[i])
+			return "vlans";
+	if (m->known_pairs && dev->known_pairs && m->pairs != dev->pairs)
+		return "pairs";
+	if (m->known_offloads && dev->known_offloads &&
+	    m->offloads != dev->offloads)
+		return "offloads";
+	return NULL;
+}
+
 void ctrl_model_settle(struct ctrl_model *m, const struct ctrl_model *before,
 		       const struct cvq_cmd *cmds, const unsigned int *order,
 		       unsigned int n, const uint8_t *acks)

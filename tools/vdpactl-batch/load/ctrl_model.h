@@ -64,4 +64,12 @@ void ctrl_model_settle(struct ctrl_model *m, const struct ctrl_model *before,
 		       const struct cvq_cmd *cmds, const unsigned int *order,
 		       unsigned int n, const uint8_t *acks);
 
+/*
+ * The first part of the state known to both @m and @dev (a model of what
+ * the device reports) in which they differ -- "mac", "rx_modes",
+ * "mac_tables", "vlans", "pairs", "offloads" -- or NULL if none does.
+ */
+const char *ctrl_model_differs(const struct ctrl_model *m,
+			       const struct ctrl_model *dev);
+
 #endif

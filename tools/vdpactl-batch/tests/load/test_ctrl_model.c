@@ -248,6 +248,33 @@ static void refused_commands_are_not_applied(void **state)
 	assert_int_equal(ctrl_model_plan(&m, cmds, 3, order), 0);
 }
 
+/* The model against the device's report: the first part known to differ. */
+static void differs_names_the_part(void **state)
+{
+	static const uint8_t mac[MAC_LEN] = { 2, 0, 0, 0, 0, 0x42 };
+	struct ctrl_model m, dev, blind;
+	struct vsb_state st;
+
+	(void)state;
+	fresh_model(&m, &st);
+	fresh_model(&dev, &st);
+	assert_null(ctrl_model_differs(&m, &dev));
+	cvq_cmd_vlan(&cmds[0], true, 9);
+	ctrl_model_apply(&m, &cmds[0]);
+	assert_string_equal(ctrl_model_differs(&m, &dev), "vlans");
+	cvq_cmd_mac_addr_set(&cmds[1], mac);
+	ctrl_model_apply(&m, &cmds[1]);
+	assert_string_equal(ctrl_model_differs(&m, &dev), "mac");
+	m.pairs = 2;
+	m.mac[5] = st.mac[5];
+	vsb_vlan_assign(m.vlans, 9, false);
+	assert_string_equal(ctrl_model_differs(&m, &dev), "pairs");
+	/* A part one side does not know cannot differ. */
+	ctrl_model_init(&blind);
+	assert_null(ctrl_model_differs(&m, &blind));
+	assert_null(ctrl_model_differs(&blind, &dev));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +285,7 @@ int main(void)
 		cmocka_unit_test(qemu_profile_rounds),
 		cmocka_unit_test(rss_config_makes_the_pairs_unknown),
 		cmocka_unit_test(refused_commands_are_not_applied),
+		cmocka_unit_test(differs_names_the_part),
 	};
 
 	return cmocka_run_group_tests_name("ctrl_model", tests, NULL, NULL);
