@@ -65,7 +65,10 @@ loops() {
 	rawsend "$IF" $MAC >/dev/null 2>&1 && tb_wait 5 rx_reached "$IF" $((_rx + 1))
 }
 
-tap_plan 21
+tap_plan 22
+# Loaded now, the VLAN module adds VLAN 0 to the interface at once, not
+# in the middle of the VLAN case below.
+modprobe 8021q 2>/dev/null
 tb_load_batch
 tb_dev_add v0 vdpasim_batch virtio_vdpa mac $MAC max_vqp 2
 IF=$(tb_netdev v0)
@@ -119,8 +122,9 @@ fault silent persist
 within 10 ip link set "$IF" allmulticast on
 tap_is "$?" 0 "silent: ip link set allmulticast on completes" ||
 	tap_diag "$(cat $WORK/out)"
-tap_ok "the device acted on it ($(hits) hits) and holds allmulti" \
+tap_ok "the device holds allmulti" \
 	tb_wait 5 sh -c "vdpactl-batch -j dev state v0 | jq -e '.state.v0.rx_modes | index(\"allmulti\")' >/dev/null"
+tap_ok "the rule acted on it ($(hits) hits)" test "$(hits)" -ge 1
 
 # Stall, last. virtio_net changes RX modes from a work item, which
 # takes RTNL and waits for the answer without end: "ip link set"
