@@ -22,8 +22,11 @@
  *   - the changed flags name exactly the parts that changed, and an OK
  *     that changed nothing is redundant (but for announce acks);
  *   - a command a fault rule refuses (vsb_cvq_nack(), fuzzed per
- *     command) is acked ERR whatever it was, its ack byte written at
- *     most twice, the state unchanged;
+ *     command, or picked by fuzzed rules as the module picks them with
+ *     vsb_cvq_peek() and vsb_fault_rules_pick()) is acked ERR whatever
+ *     it was, its ack byte written at most twice, the state unchanged;
+ *   - a rule picked matches the command's class and command, and no
+ *     rule acts more often than its times or than it counted;
  *   - the state stays in bounds: 1 <= pairs <= max_pairs, MAC tables of
  *     at most 64 entries together and none when overflowed, only
  *     negotiated offloads.
@@ -31,6 +34,7 @@
 
 #include "unit.h"
 
+#include "vsb_fault_rule.h"
 #include "fake_cvq.h"
 #include "fake_packed.h"
 #include "fuzz_check.h"
@@ -43,6 +47,12 @@
 #define OUT_MAX 4
 #define IN_MAX 3
 #define MAX_PAIRS 8
+/*
+ * A feature bit no virtio device defines (42 to 49 are reserved) asks
+ * for fault rules, read after the features; inputs without it read as
+ * they always did.
+ */
+#define FUZZ_RULES_BIT 45
 
 struct cvq_fuzz {
 	struct fuzz_input in;
@@ -73,6 +83,7 @@ struct cvq_fuzz {
 	/* the writable bytes the command came with */
 	u32 room;
 	u8 cmd[CMD_MAX];
+	struct vsb_fault_rules rules;
 };
 
 /* ---- the model ---- */
@@ -485,6 +496,35 @@ static u16 packed_offer(struct cvq_fuzz *z, u16 head)
 }
 
 /* Features, the device, and a state commands could have left. */
+/* Up to 4 rules; those the device would refuse are left out, as netlink does. */
+static void read_rules(struct cvq_fuzz *z)
+{
+	unsigned int i, n = 1 + fin_below(&z->in, 4);
+	const char *why;
+
+	for (i = 0; i < n; i++) {
+		u8 sel = fin_u8(&z->in);
+		struct vsb_fault_rule r = {
+			.action = 1 + fin_below(&z->in, VSB_FAULT_ACTION_MAX),
+			.class = sel & 1 ? fin_u8(&z->in) : VSB_FAULT_RULE_ANY,
+			.cmd = sel & 2 ? fin_u8(&z->in) : VSB_FAULT_RULE_ANY,
+			.nth = sel & 4 ? fin_below(&z->in, 8) : 0,
+			.interval = sel & 8 ? fin_below(&z->in, 4) : 0,
+			.times = sel & 16 ? fin_below(&z->in, 4) : 0,
+		};
+
+		if (sel & 32) {
+			r.probability = fin_below(
+				&z->in, VSB_FAULT_PROBABILITY_ONE + 1);
+			r.seed = fin_u32(&z->in);
+		}
+		if (r.action == VSB_FAULT_ACTION_DELAY)
+			r.delay_ns = 1;
+		if (!vsb_fault_rule_check(&r))
+			vsb_fault_rules_add(&z->rules, &r, &why);
+	}
+}
+
 static void setup(struct cvq_fuzz *z)
 {
 	struct vsb_net_ctrl *c = &z->f.ctrl;
@@ -493,6 +533,10 @@ static void setup(struct cvq_fuzz *z)
 	u8 mac[ETH_ALEN], modes;
 	unsigned int i, words;
 
+	if (features & FEATURE(FUZZ_RULES_BIT)) {
+		features &= ~FEATURE(FUZZ_RULES_BIT);
+		read_rules(z);
+	}
 	fin_bytes(&z->in, mac, sizeof(mac));
 	fcvq_init(&z->f, z->m, features, mac, max_pairs);
 	z->f.q.ring.mem = z->fm.mem;
@@ -736,6 +780,28 @@ static void check_answer(struct cvq_fuzz *z, const struct cvq_cmd *c,
 		   z->cmd[0], z->cmd[1], ctrl_diff(&z->want, now));
 }
 
+/* As the module does with rules set: does the rule picked refuse it? */
+static bool pick_nack(struct cvq_fuzz *z)
+{
+	const struct vsb_fault_rule *r;
+	u8 class, cmd;
+
+	if (vsb_cvq_peek(&z->f.q.ring, &z->f.q.chain, &class, &cmd))
+		return false;
+	r = vsb_fault_rules_pick(&z->rules, class, cmd);
+	if (!r)
+		return false;
+	FUZZ_CHECK((r->class == VSB_FAULT_RULE_ANY || r->class == class) &&
+			   (r->cmd == VSB_FAULT_RULE_ANY || r->cmd == cmd),
+		   "rule %u (class %u cmd %u) picked for class %u cmd %u",
+		   r->id, r->class, r->cmd, class, cmd);
+	FUZZ_CHECK(r->hits <= r->matched && (!r->times || r->hits <= r->times),
+		   "rule %u: %llu hits, %llu matched, times %u", r->id,
+		   (unsigned long long)r->hits, (unsigned long long)r->matched,
+		   r->times);
+	return r->action == VSB_FAULT_ACTION_NACK;
+}
+
 static void run_cmd(struct cvq_fuzz *z)
 {
 	struct fcvq *f = &z->f;
@@ -766,9 +832,11 @@ static void run_cmd(struct cvq_fuzz *z)
 	 * may refuse it.
 	 */
 	what = fin_u8(&z->in);
+	f->nack = what & 2;
+	if (z->rules.count && pick_nack(z))
+		f->nack = true;
 	if (what & 1)
 		fmw_add_race(&z->fm, &z->in);
-	f->nack = what & 2;
 	fired = z->fm.races_fired;
 	fmw_clear_log(&z->fm);
 	fcvq_fetch_apply(f);
