@@ -18,6 +18,14 @@ delta() {
 	printf '%s' "$2" | jq -r ".load.$1.vstats.delta.\"$3\""
 }
 
+# counted GOT WANT: the device counted WANT, or WANT - 1. It counts a
+# publish of the used index, and the notification, just after making
+# them: the driver may see the last completion, and read the counters,
+# first (make check met 29999 of 30000 notifications so, once).
+counted() {
+	[ "$1" = "$2" ] || [ "$1" = $(($2 - 1)) ]
+}
+
 # run DEV MODE KICK WAIT ASID: one load, then its checks.
 run() {
 	dev=$1 mode=$2 kick=$3 wait=$4 asid=$5
@@ -35,11 +43,13 @@ run() {
 	tap_is "$req/$ok" "$TOTAL/$TOTAL" "$what: cvq requests/successes +$TOTAL"
 	case "$dev/$mode/$kick" in
 	bb/parallel/once)
-		tap_is "$(delta "$dev" "$out" "cvq batches")" "$ROUNDS" \
-			"$what: one batch per load" ;;
+		got=$(delta "$dev" "$out" "cvq batches")
+		tap_ok "$what: one batch per load ($got)" \
+			counted "$got" "$ROUNDS" ;;
 	bi/*)
-		tap_is "$(delta "$dev" "$out" "cvq notifications")" "$TOTAL" \
-			"$what: one notification per command" ;;
+		got=$(delta "$dev" "$out" "cvq notifications")
+		tap_ok "$what: one notification per command ($got)" \
+			counted "$got" "$TOTAL" ;;
 	esac
 }
 
