@@ -20,6 +20,7 @@
 #include <linux/sched/stat.h>
 
 #include "vsb.h"
+#include "vsb_fault_run.h"
 #include "vsb_trace.h"
 
 static void vsb_needs_reset(struct vsb_dev *vsb, struct vsb_vq *vq)
@@ -163,13 +164,7 @@ struct vsb_cvq_run {
 	struct vsb_cost_owed owed; /* what the next publish pays for */
 	u64 paid; /* ns spent paying since the last publish */
 	u64 busy_from; /* the run began, or the last publish */
-	/* fault rules (vsb_fault_rule.h) on the commands since the publish */
-	u64 delay_ns; /* to wait before it */
-	bool silent; /* it notifies nobody */
-	/* a command held back to be completed after a later one */
-	bool held;
-	u16 held_head;
-	u32 held_len;
+	struct vsb_fault_run faults; /* what fault rules' actions owe it */
 };
 
 /*
@@ -247,12 +242,11 @@ static bool vsb_cvq_wait(struct vsb_dev *vsb, u64 ns, bool precise, u64 *took)
 static bool vsb_cvq_pay(struct vsb_dev *vsb, struct vsb_cvq_run *run)
 {
 	struct vsb_cvq_stats *stats = &vsb->cvq_stats;
-	u64 delay = run->delay_ns;
+	u64 delay = vsb_fault_run_take_delay(&run->faults);
 	struct vsb_cost cost = { 0 };
 	u64 want = 0, took;
 	bool kept;
 
-	run->delay_ns = 0;
 	/* A publish of nothing new (a run's last look) owes nothing. */
 	if (run->cost_on && run->owed.cmds) {
 		mutex_lock(&vsb->lock);
@@ -305,10 +299,11 @@ static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
 			     struct vsb_cvq_run *run)
 {
 	struct vsb_cvq_stats *stats = &vsb->cvq_stats;
-	bool notified;
+	bool notified, silent;
 	u64 now;
 
-	if ((run->cost_on || unlikely(run->delay_ns)) && !vsb_cvq_pay(vsb, run))
+	if ((run->cost_on || unlikely(run->faults.delay_ns)) &&
+	    !vsb_cvq_pay(vsb, run))
 		return;
 	if (run->changed) {
 		mutex_lock(&vsb->lock);
@@ -329,8 +324,8 @@ static void vsb_cvq_complete(struct vsb_dev *vsb, struct vsb_vq *cvq,
 	}
 	if (cvq->ring.used_idx == cvq->ring.used_counted)
 		return;
-	notified = vsb_complete(vsb, cvq, run->silent);
-	run->silent = false;
+	silent = vsb_fault_run_take_silent(&run->faults);
+	notified = vsb_complete(vsb, cvq, silent);
 	now = ktime_get_ns();
 	mutex_lock(&vsb->lock);
 	stats->batches++;
@@ -375,14 +370,8 @@ static u8 vsb_cvq_fetch_faulty(struct vsb_dev *vsb, struct vsb_vq *cvq,
 			vsb->cvq_stats.faults++;
 			trace_vsb_cvq_fault(vsb, rule, cvq->chain.head, class,
 					    cmd_no);
-			action = rule->action;
-			/* Delayed together, they complete the longest later. */
-			if (action == VSB_FAULT_ACTION_DELAY)
-				run->delay_ns = max_t(u64, run->delay_ns,
-						      rule->delay_ns);
-			else if (action == VSB_FAULT_ACTION_SILENT)
-				run->silent = true;
 		}
+		action = vsb_fault_run_note(&run->faults, rule);
 		mutex_unlock(&vsb->lock);
 	}
 	if (action == VSB_FAULT_ACTION_STALL)
@@ -461,27 +450,6 @@ static void vsb_cvq_stall(struct vsb_dev *vsb)
 	vsb_kick_hint_forget(vsb);
 }
 
-/*
- * Complete a command; one a fault rule held back (reorder) follows it,
- * so the driver sees the two out of order. Without VIRTIO_F_IN_ORDER,
- * which the device never offers, that is any device's right.
- */
-static int vsb_cvq_push(struct vsb_vq *cvq, struct vsb_cvq_run *run, u16 head,
-			u32 len)
-{
-	if (vsb_ring_push(&cvq->ring, head, len))
-		return -EIO;
-	if (likely(!run->held))
-		return 0;
-	run->held = false;
-	if (vsb_ring_push(&cvq->ring, run->held_head, run->held_len)) {
-		/* @head is completed: it must not be given back as well. */
-		cvq->chain.head = U16_MAX;
-		return -EIO;
-	}
-	return 0;
-}
-
 /* The CVQ, if the driver has it running; Q held. */
 static struct vsb_vq *vsb_running_cvq(struct vsb_dev *vsb)
 {
@@ -557,13 +525,9 @@ static bool vsb_process_cvq(struct vsb_dev *vsb, bool *served)
 			/* The chain goes back below, with length 0. */
 			cvq->ring.fault = res.fault;
 			ret = -EIO;
-		} else if (unlikely(action == VSB_FAULT_ACTION_REORDER) &&
-			   !run.held) {
-			run.held = true;
-			run.held_head = cvq->chain.head;
-			run.held_len = res.used_len;
-		} else if (vsb_cvq_push(cvq, &run, cvq->chain.head,
-					res.used_len)) {
+		} else if (vsb_fault_run_push(&run.faults, &cvq->ring,
+					      &cvq->chain, res.used_len,
+					      action)) {
 			ret = -EIO;
 		}
 		/* A faulty command is completed too, with length 0. */
@@ -595,11 +559,8 @@ static bool vsb_process_cvq(struct vsb_dev *vsb, bool *served)
 	}
 	if (ret < 0)
 		vsb_ring_return_chain(&cvq->ring, &cvq->chain);
-	/*
-	 * Held back with no later command to pass it: last, then; also when
-	 * the run ends in an error, for it was done and its driver waits.
-	 */
-	if (run.held && vsb_ring_push(&cvq->ring, run.held_head, run.held_len))
+	/* Held back with no later command to pass it: last, then. */
+	if (vsb_fault_run_release(&run.faults, &cvq->ring))
 		ret = -EIO;
 	/*
 	 * A device that gives up says so before it publishes what it gives

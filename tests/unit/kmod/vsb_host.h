@@ -188,6 +188,14 @@ static inline bool ether_addr_equal_unaligned(const u8 *addr1, const u8 *addr2)
 		_min_t_x < _min_t_y ? _min_t_x : _min_t_y; \
 	})
 
+/* max_t(): as min_t(). */
+#define max_t(type, x, y)                                  \
+	({                                                 \
+		type _max_t_x = (x);                       \
+		type _max_t_y = (y);                       \
+		_max_t_x > _max_t_y ? _max_t_x : _max_t_y; \
+	})
+
 /*
  * smp_mb/rmb/wmb(): the tests run driver and device in one thread, where
  * any fence will do; C11 fences keep them right for a threaded test too.
