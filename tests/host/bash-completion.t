@@ -90,7 +90,7 @@ CASES=(
 	'vdpactl-batch load --dev |batch0 stock0'
 	'vdpactl-batch load --prof |mac mixed qemu vlan'
 	'vdpactl-batch load --count 30 --mode parallel --|--asid --cold --dev --kick --profile --restore-mac --ring --ring-size --rounds --skip-unchanged --timeout --trace --trace-marks --wait'
-	'vdpactl-batch compare --dev batch0 --|--asid --baseline --cold --count --cpu --csv --dev --kick --profile --restore-mac --ring --ring-size --rounds --samples --timeout --trace-marks --turn --wait'
+	'vdpactl-batch compare --dev batch0 --|--asid --baseline --cold --count --cpu --csv --dev --first-round --kick --profile --restore-mac --ring --ring-size --rounds --samples --timeout --trace-marks --turn --wait'
 	'vdpactl-batch compare --baseline |batch0 stock0'
 	'vdpactl-batch compare --kick |each once'
 	'vdpactl-batch load --ring |packed split'

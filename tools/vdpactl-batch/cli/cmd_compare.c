@@ -25,7 +25,7 @@ static void compare_usage(void)
 		"Usage: " PROG_NAME
 		" compare --count N [ --rounds R ] [ --dev NAME ]...\n"
 		"                  [ --baseline NAME ] [ --cpu ] [ --csv ]\n"
-		"                  [ --turn T ] [ --samples FILE ]\n" LOAD_COMMON_SYNOPSIS
+		"                  [ --turn T ] [ --samples FILE ] [ --first-round K ]\n" LOAD_COMMON_SYNOPSIS
 		"       " PROG_NAME " compare help\n" LOAD_LIMITS
 		"NAME: up to 16 devices bound to vhost_vdpa (default: all of them;\n"
 		"past 16, the first 16 in natural order, with a warning).\n"
@@ -42,6 +42,9 @@ static void compare_usage(void)
 		"--turn T: each device and mode loads T times in a row in its turn\n"
 		"  (default 1), so that its worker can stay awake between loads;\n"
 		"  R x T loads each, at most 1000000.\n"
+		"--first-round K: round r goes in the order of round K + r,\n"
+		"  0..1000000 (default 0): runs of one round given K = 0, 1, 2, ...\n"
+		"  rotate as one run of many rounds does.\n"
 		"--samples FILE: every timed load's time into FILE, one line each:\n"
 		"  DEVICE/MODE LOAD NS COMMANDS (with --cold also DEVICE/MODE/cmds,\n"
 		"  the commands' part); LOAD is round x T + k for the k-th load of a\n"
@@ -54,6 +57,7 @@ struct compare {
 	unsigned int baseline; /* its index in targets */
 	bool cpu;
 	unsigned int turn; /* --turn T: loads per device and mode in a row */
+	unsigned int first_round; /* --first-round K: the rotation's start */
 	const char *samples; /* --samples FILE */
 	struct load_target targets[LOAD_DEVS_MAX];
 	unsigned int n_targets;
@@ -65,22 +69,23 @@ struct compare {
 	char failure[LOAD_NOTE_LEN];
 };
 
-/* The device --baseline names among those compared; 0 without it. */
-static int find_baseline(struct compare *c)
+/*
+ * The device --baseline names among those compared (0 without it); false
+ * if it is not one of them.
+ */
+static bool find_baseline(struct compare *c)
 {
 	unsigned int t;
 
 	if (!c->baseline_name)
-		return 0;
+		return true;
 	for (t = 0; t < c->n_targets; t++) {
 		if (!strcmp(c->targets[t].loc.name, c->baseline_name)) {
 			c->baseline = t;
-			return 0;
+			return true;
 		}
 	}
-	pr_err("compare: --baseline %s is not among the compared devices",
-	       c->baseline_name);
-	return -ENOENT;
+	return false;
 }
 
 /*
@@ -95,6 +100,7 @@ static int create_bench(struct vdpactl *ctx, struct compare *c)
 		.name = "compare",
 		.count = cfg->count,
 		.rounds = cfg->rounds,
+		.first_round = c->first_round,
 		.turn = c->turn,
 		.modes = { LOAD_MODE_SERIAL, LOAD_MODE_PARALLEL },
 		.n_modes = MODES,
@@ -340,6 +346,9 @@ static void print_table(struct output *o, const struct compare *c)
 	/* Only when set: the keys of one load per turn stay as they were. */
 	if (c->turn > 1)
 		print_uint(o, PRINT_ANY, "turn", " turn %u", c->turn);
+	if (c->first_round)
+		print_uint(o, PRINT_ANY, "first_round", " first_round %u",
+			   c->first_round);
 	print_string(o, PRINT_ANY, "kick", " kick %s",
 		     load_kick_names[cfg->kick]);
 	print_string(o, PRINT_ANY, "wait", " wait %s",
@@ -392,7 +401,7 @@ static enum opt_result parse_compare_args(struct compare *c, int argc,
 					  char **argv)
 {
 	struct load_args *a = &c->args;
-	struct opt opts[LOAD_COMMON_OPTS + 6];
+	struct opt opts[LOAD_COMMON_OPTS + 7];
 	size_t n = load_common_opts(a, opts);
 
 	opts[n++] = (struct opt){ .name = "dev",
@@ -417,6 +426,10 @@ static enum opt_result parse_compare_args(struct compare *c, int argc,
 	opts[n++] = (struct opt){ .name = "samples",
 				  .kind = OPT_STRING,
 				  .value = &c->samples };
+	opts[n++] = (struct opt){ .name = "first-round",
+				  .kind = OPT_UINT,
+				  .value = &c->first_round,
+				  .max = LOAD_ROUNDS_MAX };
 	return opt_parse("compare", opts, n, OPT_STYLE_DASHES, argc, argv);
 }
 
@@ -432,10 +445,10 @@ static void warn_unlike_work(const struct compare *c)
 	uint64_t n = bench_redundant_commands(c->bench);
 
 	if (n)
-		pr_err("warning: compare: the devices acked %" PRIu64
-		       " commands as redundant, without work (\"" BENCH_REDUNDANT_STAT
-		       "\"): not the same work as a device that does each",
-		       n);
+		pr_warn("compare: the devices acked %" PRIu64
+			" commands as redundant, without work (\"" BENCH_REDUNDANT_STAT
+			"\"): not the same work as a device that does each",
+			n);
 }
 
 /* --samples: the raw timings, for statistics beyond this report. */
@@ -496,26 +509,31 @@ int cmd_compare(struct vdpactl *ctx, int argc, char **argv)
 			 &status))
 		goto out;
 	if (c->args.csv && ctx->json) {
-		pr_err("compare: --csv and -j exclude each other");
-		status = CMD_USAGE;
+		status = cmd_usage_error(
+			compare_usage,
+			"compare: --csv and -j exclude each other");
 		goto out;
 	}
-	if (!load_args_valid("compare", &c->args)) {
+	if (!load_args_valid("compare", &c->args, compare_usage)) {
 		status = CMD_USAGE;
 		goto out;
 	}
 	if (!c->turn)
 		c->turn = 1;
 	if ((uint64_t)c->args.cfg.rounds * c->turn > LOAD_ROUNDS_MAX) {
-		pr_err("compare: --rounds %u x --turn %u: more than %u loads per device and mode",
-		       c->args.cfg.rounds, c->turn, LOAD_ROUNDS_MAX);
-		status = CMD_USAGE;
+		status = cmd_usage_error(
+			compare_usage,
+			"compare: --rounds %u x --turn %u: more than %u loads per device and mode",
+			c->args.cfg.rounds, c->turn, LOAD_ROUNDS_MAX);
 		goto out;
 	}
 	if (load_resolve_targets(ctx, &c->args, c->targets, &c->n_targets))
 		goto out;
-	if (find_baseline(c)) {
-		status = CMD_USAGE;
+	if (!find_baseline(c)) {
+		status = cmd_usage_error(
+			compare_usage,
+			"compare: --baseline %s is not among the compared devices",
+			c->baseline_name);
 		goto out;
 	}
 	if (create_bench(ctx, c) || open_all(ctx, c) ||

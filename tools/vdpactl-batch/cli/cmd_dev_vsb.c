@@ -42,7 +42,6 @@ static int ignore_dev(const struct vdpa_dev_info *info, void *data)
 	return 0;
 }
 
-/* Does the vdpa family know @dev? Then it is just not a module device. */
 /*
  * Does vdpa know @dev: 0 yes, -ENODEV no, another -errno if it could not
  * be asked (ctx->nl.why says why).
@@ -55,6 +54,23 @@ static int vdpa_dev_known(struct vdpactl *ctx, const char *dev)
 	if (!err)
 		err = vdpa_client_dev_get(nl, dev, ignore_dev, NULL);
 	return err;
+}
+
+bool vsb_dev_missing(struct vdpactl *ctx, const char *what, const char *dev)
+{
+	int known = vdpa_dev_known(ctx, dev);
+
+	if (known == -ENODEV) {
+		pr_err("%s: no such vdpa device", what);
+		return true;
+	}
+	/* Could not ask: say so, rather than "no such device". */
+	if (known) {
+		pr_err("%s: could not ask whether the device exists: %s", what,
+		       ctx->nl.why[0] ? ctx->nl.why : strerror(-known));
+		return true;
+	}
+	return false;
 }
 
 int vsb_open_for(struct vdpactl *ctx, const char *what, const char *dev,
@@ -286,17 +302,12 @@ static int print_state(const struct vsb_state *st, void *data)
 static int state_absent(struct vdpactl *ctx, const struct vdpa_client *vsb,
 			const char *dev, int err)
 {
-	int known = dev ? vdpa_dev_known(ctx, dev) : 0;
+	char what[DIAG_LINE_LEN];
 
-	if (known == -ENODEV) {
-		pr_err("dev state %s: no such vdpa device", dev);
-		return CMD_FAIL;
-	}
-	/* Could not ask: say so, rather than "no such device". */
-	if (known) {
-		pr_err("dev state %s: could not ask whether the device exists: %s",
-		       dev, ctx->nl.why[0] ? ctx->nl.why : strerror(-known));
-		return CMD_FAIL;
+	if (dev) {
+		snprintf(what, sizeof(what), "dev state %s", dev);
+		if (vsb_dev_missing(ctx, what, dev))
+			return CMD_FAIL;
 	}
 	vsb_note_absent(ctx, vsb, dev ? dev : "dev state", "state", err, NULL);
 	return CMD_OK;

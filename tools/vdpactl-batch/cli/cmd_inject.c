@@ -92,30 +92,33 @@ static int inject_list(struct vdpactl *ctx)
 	return CMD_OK;
 }
 
-/* The device named, else the only one bound to vhost_vdpa. */
+/*
+ * The device named, else the only one bound to vhost_vdpa: CMD_OK, or
+ * the status of what was printed.
+ */
 static int locate(struct vdpactl *ctx, const char *dev,
 		  struct vdpa_location *loc)
 {
 	char names[2][VDPA_NAME_LEN];
 	unsigned int n = 0;
 
+	if (dev && !vdpa_name_valid(dev))
+		return usage_error(
+			&inject_case_usage, "inject",
+			"--dev \"%s\" is not a vdpa device name (1 to %d characters, no '/')",
+			dev, VDPA_NAME_LEN - 1);
 	if (!dev) {
 		if (vdpa_list_vhost(&ctx->roots, names, 2, &n) || !n) {
 			pr_err("inject: no vdpa device is bound to %s",
 			       VDPA_VHOST_DRIVER);
 			return CMD_FAIL;
 		}
-		if (n > 1) {
-			pr_err("inject: several devices are bound to %s; choose one with --dev",
-			       VDPA_VHOST_DRIVER);
-			return CMD_USAGE;
-		}
+		if (n > 1)
+			return usage_error(
+				&inject_case_usage, "inject",
+				"several devices are bound to %s; choose one with --dev",
+				VDPA_VHOST_DRIVER);
 		dev = names[0];
-	}
-	if (!vdpa_name_valid(dev)) {
-		pr_err("inject: --dev \"%s\" is not a vdpa device name (1 to %d characters, no '/')",
-		       dev, VDPA_NAME_LEN - 1);
-		return CMD_USAGE;
 	}
 	return vdpa_locate_vhost(&ctx->roots, dev, loc) ? CMD_FAIL : CMD_OK;
 }

@@ -195,22 +195,22 @@ int cmd_load(struct vdpactl *ctx, int argc, char **argv)
 	if (!cmd_opts_ok(parse_load_args(&a, &flags, argc, argv), load_usage,
 			 &status))
 		return status;
-	if (!load_args_valid("load", &a))
+	if (!load_args_valid("load", &a, load_usage))
 		return CMD_USAGE;
 	/* A refused command is the device's answer: report it, go on. */
 	a.cfg.continue_after_nack = true;
 	/* Its model of the device's state assumes loads back to back. */
-	if (a.cfg.cold && flags.skip_unchanged) {
-		pr_err("load: --cold and --skip-unchanged exclude each other (a cold load starts from the reset state)");
-		return CMD_USAGE;
-	}
+	if (a.cfg.cold && flags.skip_unchanged)
+		return cmd_usage_error(
+			load_usage,
+			"load: --cold and --skip-unchanged exclude each other (a cold load starts from the reset state)");
 	if (load_resolve_targets(ctx, &a, targets, &n_targets))
 		return CMD_FAIL;
-	if (n_targets > 1) {
-		pr_err("load: %u devices are bound to %s; choose one with --dev",
-		       n_targets, VDPA_VHOST_DRIVER);
-		return CMD_USAGE;
-	}
+	if (n_targets > 1)
+		return cmd_usage_error(
+			load_usage,
+			"load: %u devices are bound to %s; choose one with --dev",
+			n_targets, VDPA_VHOST_DRIVER);
 	load_extras_init(&extras, targets[0].loc.name, flags.skip_unchanged,
 			 flags.trace);
 	report.target = &targets[0];

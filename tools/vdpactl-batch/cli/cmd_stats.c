@@ -92,17 +92,20 @@ static int keep_stats(const struct vsb_stats *stats, void *data)
  */
 static int reset_stats(struct vdpactl *ctx, const char *dev)
 {
+	char what[DIAG_LINE_LEN];
 	struct vdpa_client *vsb;
 	int err;
 
 	if (vsb_open_for(ctx, "stats reset", dev, &vsb))
 		return -ENOENT;
 	err = vsb_client_stats_reset(vsb, dev);
-	if (err == -ENODEV)
-		pr_err("stats %s reset: not offered by this device (not a vdpa_sim_batch device)",
-		       dev);
-	else if (err)
-		vdpa_client_report(vsb, err, "stats %s reset", dev);
+	/* The module says ENODEV for any device it does not know. */
+	snprintf(what, sizeof(what), "stats %s reset", dev);
+	if (err == -ENODEV && !vsb_dev_missing(ctx, what, dev))
+		pr_err("%s: not offered by this device (not a vdpa_sim_batch device)",
+		       what);
+	else if (err && err != -ENODEV)
+		vdpa_client_report(vsb, err, "%s", what);
 	return err;
 }
 

@@ -81,7 +81,8 @@ size_t load_common_opts(struct load_args *a, struct opt *opts)
 	return LOAD_COMMON_OPTS;
 }
 
-bool load_args_valid(const char *cmd, const struct load_args *a)
+bool load_args_valid(const char *cmd, const struct load_args *a,
+		     void (*usage_fn)(void))
 {
 	const struct load_config *cfg = &a->cfg;
 	unsigned int i, j;
@@ -89,14 +90,18 @@ bool load_args_valid(const char *cmd, const struct load_args *a)
 	/* Whole names: a copy to a name buffer must not cut one. */
 	for (i = 0; i < a->n_devs; i++) {
 		if (!vdpa_name_valid(a->devs[i])) {
-			pr_err("%s: --dev \"%s\" is not a vdpa device name (1 to %d characters, no '/')",
-			       cmd, a->devs[i], VDPA_NAME_LEN - 1);
+			cmd_usage_error(
+				usage_fn,
+				"%s: --dev \"%s\" is not a vdpa device name (1 to %d characters, no '/')",
+				cmd, a->devs[i], VDPA_NAME_LEN - 1);
 			return false;
 		}
+		/* In the words of "load", whose --dev is given once. */
 		for (j = 0; j < i; j++) {
 			if (!strcmp(a->devs[i], a->devs[j])) {
-				pr_err("%s: --dev %s is named twice", cmd,
-				       a->devs[i]);
+				cmd_usage_error(usage_fn,
+						"%s: --dev %s given twice", cmd,
+						a->devs[i]);
 				return false;
 			}
 		}
@@ -107,8 +112,10 @@ bool load_args_valid(const char *cmd, const struct load_args *a)
 	 * refuses one that is not a power of 2, whatever the format.
 	 */
 	if (cfg->ring_size && !is_power_of_2(cfg->ring_size)) {
-		pr_err("%s: --ring-size %u is not a power of 2, which vhost needs (VHOST_SET_VRING_NUM), on either ring format",
-		       cmd, cfg->ring_size);
+		cmd_usage_error(
+			usage_fn,
+			"%s: --ring-size %u is not a power of 2, which vhost needs (VHOST_SET_VRING_NUM), on either ring format",
+			cmd, cfg->ring_size);
 		return false;
 	}
 	return true;
@@ -133,8 +140,8 @@ static int list_targets(struct vdpactl *ctx, const struct load_args *a,
 		return -ENODEV;
 	}
 	if (found > *n)
-		pr_err("warning: %u devices are bound to %s; using the first %u (%s to %s), name others with --dev",
-		       found, VDPA_VHOST_DRIVER, *n, names[0], names[*n - 1]);
+		pr_warn("%u devices are bound to %s; using the first %u (%s to %s), name others with --dev",
+			found, VDPA_VHOST_DRIVER, *n, names[0], names[*n - 1]);
 	return 0;
 }
 
@@ -239,6 +246,8 @@ int load_bench_run(struct load_bench_link *link, const char *what,
 {
 	int err;
 
+	/* Only an error of this run may stand for what stopped it. */
+	log_clear_last_error();
 	progress_start(&link->progress,
 		       progress_wanted(stderr, link->ctx->json) ? stderr : NULL,
 		       what, link->bench->cfg.rounds, progress_now_ns());
@@ -247,7 +256,9 @@ int load_bench_run(struct load_bench_link *link, const char *what,
 	*interrupted = err == -EINTR;
 	if (*interrupted)
 		snprintf(why, len, "interrupted by %s", interrupt_name());
-	else if (err)
+	else if (err && log_last_error()[0])
 		snprintf(why, len, "%s", log_last_error());
+	else if (err)
+		snprintf(why, len, "%s", strerror(-err));
 	return err;
 }

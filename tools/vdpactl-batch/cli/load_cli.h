@@ -54,11 +54,12 @@ void load_args_init(struct load_args *a);
 size_t load_common_opts(struct load_args *a, struct opt *opts);
 
 /*
- * What the options allow only together: false (printed, naming @cmd) for
- * a --dev that is no device name or is named twice, or a --ring-size
- * that is not a power of 2.
+ * What the options allow only together: false for a --dev that is no
+ * device name or is given twice, or a --ring-size that is not a power
+ * of 2, after a usage error naming @cmd and @usage_fn's usage.
  */
-bool load_args_valid(const char *cmd, const struct load_args *a);
+bool load_args_valid(const char *cmd, const struct load_args *a,
+		     void (*usage_fn)(void));
 
 /*
  * The named devices, or every device bound to vhost_vdpa if none is named;

@@ -14,10 +14,19 @@ static void stderr_sink(enum diag_level level, const char *line)
 {
 	/* Not glued to the end of a status line. */
 	progress_erase();
-	/* -v's lines must not read as errors, nor stand for one. */
-	if (level == DIAG_DEBUG) {
+	/*
+	 * -v's lines and warnings must not read as errors, nor stand for
+	 * one: a warning failed nothing.
+	 */
+	switch (level) {
+	case DIAG_DEBUG:
 		fprintf(stderr, "%s: debug: %s\n", PROG_NAME, line);
 		return;
+	case DIAG_WARN:
+		fprintf(stderr, "%s: warning: %s\n", PROG_NAME, line);
+		return;
+	case DIAG_ERR:
+		break;
 	}
 	fprintf(stderr, "%s: %s\n", PROG_NAME, line);
 	snprintf(last_error, sizeof(last_error), "%s", line);
@@ -26,6 +35,11 @@ static void stderr_sink(enum diag_level level, const char *line)
 const char *log_last_error(void)
 {
 	return last_error;
+}
+
+void log_clear_last_error(void)
+{
+	last_error[0] = '\0';
 }
 
 void log_to_stderr(void)

@@ -13,9 +13,13 @@
 void log_to_stderr(void);
 
 /*
- * The last error sent, without the program's name ("" if none yet); the
- * -v lines ("debug: ...") never count.
+ * The last error sent, without the program's name ("" if none since the
+ * start or log_clear_last_error()); the -v lines ("debug: ...") and
+ * warnings ("warning: ...") never count.
  */
 const char *log_last_error(void);
+
+/* Forgets the last error: what a run then fails of is its own. */
+void log_clear_last_error(void);
 
 #endif

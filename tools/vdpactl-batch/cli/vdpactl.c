@@ -3,6 +3,7 @@
  * Global options and command dispatch.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,19 @@ bool cmd_opts_ok(enum opt_result result, void (*usage_fn)(void), int *status)
 	}
 	*status = CMD_USAGE;
 	return false;
+}
+
+int cmd_usage_error(void (*usage_fn)(void), const char *fmt, ...)
+{
+	char what[DIAG_LINE_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	pr_err("%s", what);
+	usage_fn();
+	return CMD_USAGE;
 }
 
 int cmd_show(struct vdpactl *ctx, int argc, char **argv,

@@ -77,6 +77,14 @@ int cmd_dispatch(struct vdpactl *ctx, const char *level, const struct cmd *cmds,
  */
 bool cmd_opts_ok(enum opt_result result, void (*usage)(void), int *status);
 
+/*
+ * A wrong command line found after its options were parsed (values that
+ * exclude each other, a device name that cannot be one): what was wrong,
+ * one line naming the command (@fmt), then the command's usage, as
+ * opt_parse()'s errors. Returns CMD_USAGE.
+ */
+int cmd_usage_error(void (*usage)(void), const char *fmt, ...) __printf(2, 3);
+
 /* A "show [ NAME ]" command: one netlink GET or dump, printed as a section. */
 struct show_cmd {
 	const char *section; /* JSON section, e.g. "dev" */

@@ -46,6 +46,15 @@ int vsb_open_for(struct vdpactl *ctx, const char *what, const char *dev,
 		 struct vdpa_client **vsb);
 
 /*
+ * After the module answered -ENODEV about @dev, which it does for any
+ * device it does not know: does the vdpa family know it? If not, or if
+ * it could not be asked, true after "@what: no such vdpa device" or
+ * "@what: could not ask whether the device exists: REASON"; false when
+ * @dev is a vdpa device, just not one of the module's.
+ */
+bool vsb_dev_missing(struct vdpactl *ctx, const char *what, const char *dev);
+
+/*
  * The one-line stderr note of a feature a device does not offer:
  * "DEV: WHAT not offered by this device (REASON)[; CONSEQUENCE]", the
  * reason from @err and the kernel's extack when @client is not NULL,

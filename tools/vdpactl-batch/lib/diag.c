@@ -44,6 +44,15 @@ void pr_err(const char *fmt, ...)
 	va_end(ap);
 }
 
+void pr_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit_line(DIAG_WARN, fmt, ap, 0);
+	va_end(ap);
+}
+
 int pr_errno(int errnum, const char *fmt, ...)
 {
 	va_list ap;

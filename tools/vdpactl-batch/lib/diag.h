@@ -14,6 +14,7 @@
 
 enum diag_level {
 	DIAG_ERR, /* something failed, or the user must know */
+	DIAG_WARN, /* the command goes on, but the user should know */
 	DIAG_DEBUG, /* what -v and -vv ask for */
 };
 
@@ -24,6 +25,12 @@ typedef void (*diag_sink_t)(enum diag_level level, const char *line);
 diag_sink_t diag_set_sink(diag_sink_t sink);
 
 void pr_err(const char *fmt, ...) __printf(1, 2);
+
+/*
+ * Something the user should know that fails nothing, such as a choice
+ * made for them; the sink marks it "warning:".
+ */
+void pr_warn(const char *fmt, ...) __printf(1, 2);
 
 /* Like pr_err(), followed by ": strerror(errnum)"; returns -errnum. */
 int pr_errno(int errnum, const char *fmt, ...) __printf(2, 3);

@@ -376,12 +376,15 @@ static void commit_round(struct bench *b)
 	b->rounds_done++;
 }
 
-/* The run of target @t whose turn is @step of round @round. */
-static struct bench_run *run_at(struct bench *b, unsigned int round,
-				unsigned int t, unsigned int step)
+/*
+ * The run of target @t whose turn is @step of the round in place @order
+ * of the rotation.
+ */
+static struct bench_run *run_at(struct bench *b, uint64_t order, unsigned int t,
+				unsigned int step)
 {
 	unsigned int n_modes = b->cfg.n_modes;
-	unsigned int m = round % 2 ? n_modes - 1 - step : step;
+	unsigned int m = order % 2 ? n_modes - 1 - step : step;
 
 	return &b->runs[t * n_modes + m];
 }
@@ -389,6 +392,7 @@ static struct bench_run *run_at(struct bench *b, unsigned int round,
 int bench_run(struct bench *b)
 {
 	unsigned int round, i, step, t, k;
+	uint64_t order;
 	int err;
 
 	if (b->cfg.warm_up) {
@@ -400,11 +404,13 @@ int bench_run(struct bench *b)
 		if (read_vstats(b, t, &b->targets[t].first))
 			b->targets[t].last = b->targets[t].first;
 	for (round = 0; round < b->cfg.rounds; round++) {
+		/* 64 bits: first_round + round does not wrap. */
+		order = (uint64_t)b->cfg.first_round + round;
 		for (i = 0; i < b->n_targets; i++) {
-			t = (round + i) % b->n_targets;
+			t = (unsigned int)((order + i) % b->n_targets);
 			for (step = 0; step < b->cfg.n_modes; step++) {
 				struct bench_run *run =
-					run_at(b, round, t, step);
+					run_at(b, order, t, step);
 
 				for (k = 0; k < b->cfg.turn; k++) {
 					if (stop_asked(b))

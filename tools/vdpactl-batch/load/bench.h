@@ -69,6 +69,12 @@ struct bench_config {
 	unsigned int count; /* commands per load (the whole plan) */
 	unsigned int rounds;
 	/*
+	 * The index the first round takes in the rotation (0 by default):
+	 * round r runs in the order of round first_round + r, so that a
+	 * caller that runs one round at a time rotates as one run would.
+	 */
+	unsigned int first_round;
+	/*
 	 * Loads per run and turn, back to back (0 counts as 1): more than
 	 * one lets a device's worker stay awake between them, as in a run
 	 * of one device's loads; each is a sample of the round.

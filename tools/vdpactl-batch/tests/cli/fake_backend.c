@@ -112,6 +112,14 @@ void fake_backend_families_absent(bool absent)
 	fake_families_absent = absent;
 }
 
+/* DEV_GET of a named device fails with this; 0: it answers. */
+static int fake_dev_get_err;
+
+void fake_backend_dev_get_err(int err)
+{
+	fake_dev_get_err = err;
+}
+
 int vdpa_client_open(struct vdpa_client *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -173,6 +181,8 @@ int vdpa_client_dev_get(struct vdpa_client *c, const char *name, vdpa_dev_cb cb,
 	};
 
 	(void)c;
+	if (name && fake_dev_get_err)
+		return fake_dev_get_err;
 	if (name && !known(name))
 		return -ENODEV;
 	if (name)

@@ -34,6 +34,13 @@ void fake_backend_signal_at(unsigned int load, int signo);
 void fake_backend_families_absent(bool absent);
 
 /*
+ * From now on the vdpa family's DEV_GET of a named device fails with
+ * @err, a negative errno (0, the default: it answers). A reset keeps the
+ * setting.
+ */
+void fake_backend_dev_get_err(int err);
+
+/*
  * The statistics requests of the current run, in order: "reset DEV; ",
  * "vstats DEV; " and "module DEV; " (vendor and module counters).
  */

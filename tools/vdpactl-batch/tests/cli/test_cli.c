@@ -4,6 +4,7 @@
  * fake device-facing layers: a table of argument vectors and the exit
  * status each must give, then checks of what some of them print.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -163,6 +164,11 @@ static const struct cli_case cases[] = {
 	{ CMD_USAGE, "compare --count 30 --dev vdpa0 --samples" },
 	{ CMD_OK, "compare --count 30 --rounds 3 --turn 2 --dev vdpa0" },
 	{ CMD_USAGE, "compare --count 30 --turn 0 --dev vdpa0" },
+	{ CMD_OK, "compare --count 30 --rounds 1 --first-round 7 --dev vdpa0" },
+	{ CMD_OK, "compare --count 30 --rounds 1 --first 1000000 --dev vdpa0" },
+	{ CMD_USAGE, "compare --count 30 --first-round 1000001 --dev vdpa0" },
+	{ CMD_USAGE, "compare --count 30 --first-round -1 --dev vdpa0" },
+	{ CMD_USAGE, "load --count 30 --first-round 1 --dev vdpa0" },
 	{ CMD_USAGE,
 	  "compare --count 30 --rounds 1000000 --turn 2 --dev vdpa0" },
 	{ CMD_OK,
@@ -380,6 +386,7 @@ static const struct cli_case cases[] = {
 	{ CMD_OK, "stats vdpa0 qidx 2 reset" },
 	{ CMD_OK, "stats vdpa0 res" },
 	{ CMD_FAIL, "stats vdpa3 reset" }, /* EPERM */
+	{ CMD_FAIL, "stats vdpa9 reset" }, /* no such device */
 	{ CMD_USAGE, "stats vdpa0 reset reset" },
 	{ CMD_USAGE, "stats vdpa0 --rest" },
 	/* inject: a deviation (4) is not a failure to run the case (1) */
@@ -666,6 +673,58 @@ static void usage_errors_say_what_was_wrong(void **state)
 		{ "dev fault vdpa0 clear x",
 		  "dev fault clear: unexpected \"x\"",
 		  "Usage: vdpactl-batch dev fault DEV clear", "add ACTION" },
+		/* Checks after the option parser: the same shape. */
+		{ "load --count 30 --dev=",
+		  "load: --dev \"\" is not a vdpa device name",
+		  "Usage: vdpactl-batch load --count N", "compare" },
+		{ "load --count 30 --dev a/b",
+		  "load: --dev \"a/b\" is not a vdpa device name (1 to 63 "
+		  "characters, no '/')",
+		  "Usage: vdpactl-batch load --count N", "compare" },
+		{ "compare --count 30 --dev "
+		  "vdpa0123456789012345678901234567890123456789012345678901234567890",
+		  "compare: --dev \"vdpa0123456789",
+		  "Usage: vdpactl-batch compare", "Usage: vdpactl-batch load" },
+		{ "inject next-loop --dev ../vdpa0",
+		  "inject: --dev \"../vdpa0\" is not a vdpa device name",
+		  "Usage: vdpactl-batch inject CASE", "dev show" },
+		{ "inject next-loop",
+		  "inject: several devices are bound to vhost_vdpa; choose one "
+		  "with --dev",
+		  "Usage: vdpactl-batch inject CASE", "dev show" },
+		/* One device named twice: the same words from both. */
+		{ "load --count 30 --dev vdpa0 --dev vdpa0",
+		  "load: --dev given twice", "Usage: vdpactl-batch load",
+		  "compare" },
+		{ "compare --count 30 --dev vdpa0 --dev vdpa2 --dev vdpa0",
+		  "compare: --dev vdpa0 given twice",
+		  "Usage: vdpactl-batch compare", "Usage: vdpactl-batch load" },
+		{ "load --count 30 --ring-size 48 --dev vdpa0",
+		  "load: --ring-size 48 is not a power of 2",
+		  "Usage: vdpactl-batch load --count N", "compare" },
+		{ "compare --count 30 --ring packed --ring-size 48 --dev vdpa0",
+		  "compare: --ring-size 48 is not a power of 2",
+		  "Usage: vdpactl-batch compare", "Usage: vdpactl-batch load" },
+		{ "load --count 30 --dev vdpa0 --cold --skip-unchanged",
+		  "load: --cold and --skip-unchanged exclude each other",
+		  "Usage: vdpactl-batch load --count N", "compare" },
+		{ "load --count 30",
+		  "load: 4 devices are bound to vhost_vdpa; choose one with "
+		  "--dev",
+		  "Usage: vdpactl-batch load --count N", "compare" },
+		{ "-j compare --count 30 --dev vdpa0 --csv",
+		  "compare: --csv and -j exclude each other",
+		  "Usage: vdpactl-batch compare", "Usage: vdpactl-batch load" },
+		{ "compare --count 30 --rounds 1000000 --turn 2 --dev vdpa0",
+		  "compare: --rounds 1000000 x --turn 2: more than 1000000 "
+		  "loads per device and mode",
+		  "Usage: vdpactl-batch compare", "Usage: vdpactl-batch load" },
+		{ "compare --count 30 --dev vdpa0 --baseline vdpa3",
+		  "compare: --baseline vdpa3 is not among the compared devices",
+		  "Usage: vdpactl-batch compare", "Usage: vdpactl-batch load" },
+		{ "compare --count 30 --dev vdpa0 --first-round x",
+		  "compare: --first-round \"x\" is not a number",
+		  "Usage: vdpactl-batch compare", "Usage: vdpactl-batch load" },
 	};
 	unsigned int i;
 	char *out, *err;
@@ -795,7 +854,9 @@ static int families_teardown(void **state)
 /*
  * "stats DEV reset" zeroes the module's counters and the vendor counters
  * it reports, so both are read after it; on a device the module does not
- * know it fails, as "dev batching" does, rather than skip the reset.
+ * know it fails, as "dev batching" does, rather than skip the reset. The
+ * module says ENODEV for any device it does not know: whether that is a
+ * device it does not run or no device at all, vdpa tells.
  */
 static void stats_reset_comes_first(void **state)
 {
@@ -810,6 +871,27 @@ static void stats_reset_comes_first(void **state)
 			 CMD_FAIL);
 	expect_contains(err, "stats vdpa2 reset: not offered by this device");
 	assert_string_equal(out, "");
+	free(out);
+	free(err);
+
+	assert_int_equal(run_cli_io(*state, "stats vdpa9 reset", &out, &err),
+			 CMD_FAIL);
+	assert_string_equal(err,
+			    "vdpactl-batch: stats vdpa9 reset: no such vdpa "
+			    "device\n");
+	assert_string_equal(out, "");
+	free(out);
+	free(err);
+
+	/* vdpa could not be asked: not "no such device" either. */
+	fake_backend_dev_get_err(-ENOBUFS);
+	assert_int_equal(run_cli_io(*state, "stats vdpa2 reset", &out, &err),
+			 CMD_FAIL);
+	fake_backend_dev_get_err(0);
+	assert_string_equal(err,
+			    "vdpactl-batch: stats vdpa2 reset: could not ask "
+			    "whether the device exists: No buffer space "
+			    "available\n");
 	free(out);
 	free(err);
 }
@@ -1197,6 +1279,8 @@ static void man_page_lists_every_json_key(void **state)
 		"-j compare --count 30 --rounds 10 --dev vdpa0",
 		"-j compare --count 30 --rounds 10 --dev vdpa2",
 		"-j compare --count 30 --rounds 3 --dev vdpa0 --cpu",
+		"-j compare --count 30 --rounds 3 --turn 2 --first-round 5 "
+		"--dev vdpa0",
 		"-j inject next-loop --dev vdpa0",
 		"-j inject next-loop --dev vdpa2",
 		"-j inject list",
@@ -1288,6 +1372,23 @@ static void compare_table_csv_and_json(void **state)
 			 CMD_OK);
 	expect_contains(out, "vdpa0 parallel: commands 300 batches ");
 	expect_contains(out, " vstats cvq requests +300, cvq successes +300\n");
+	assert_null(strstr(out, "first_round"));
+	free(out);
+
+	/* --first-round is echoed when set, as --turn is. */
+	assert_int_equal(run_cli(*state,
+				 "-j compare --count 30 --rounds 1 --dev vdpa0 "
+				 "--first-round 3",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, "\"rounds\":1,\"first_round\":3,\"kick\"");
+	free(out);
+	assert_int_equal(run_cli(*state,
+				 "compare --count 30 --rounds 1 --dev vdpa0 "
+				 "--first-round 3",
+				 &out),
+			 CMD_OK);
+	expect_contains(out, " rounds 1 first_round 3 kick each");
 	free(out);
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The stderr sink: errors as "vdpactl-batch: ...", -v lines marked
- * "debug:", and only errors kept as the last error a report names.
+ * "debug:", warnings "warning:", and only errors kept as the last error
+ * a report names, until it is cleared.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -66,6 +67,41 @@ static void verbose_lines_are_debug_not_errors(void **state)
 	assert_string_equal(log_last_error(), "load 3: device acked ERR (1)");
 }
 
+/*
+ * A warning failed nothing: a report's error must not name it, nor an
+ * earlier error once a run has cleared it (a load's failed.error).
+ */
+static void warnings_and_cleared_errors_are_not_the_error(void **state)
+{
+	struct capture c;
+
+	(void)state;
+	capture_start(&c);
+	pr_err("compare: --samples /x: Permission denied");
+	pr_warn("20 devices are bound to vhost_vdpa; using the first 16");
+	capture_end(&c);
+	assert_string_equal(
+		c.text,
+		"vdpactl-batch: compare: --samples /x: Permission denied\n"
+		"vdpactl-batch: warning: 20 devices are bound to vhost_vdpa; "
+		"using the first 16\n");
+	assert_string_equal(log_last_error(),
+			    "compare: --samples /x: Permission denied");
+
+	/* A run starts: nothing before it is its error. */
+	log_clear_last_error();
+	assert_string_equal(log_last_error(), "");
+	capture_start(&c);
+	pr_warn("compare: the devices acked 3 commands as redundant");
+	capture_end(&c);
+	assert_string_equal(log_last_error(), "");
+	capture_start(&c);
+	pr_err("load 2: no completion within 1000 ms");
+	capture_end(&c);
+	assert_string_equal(log_last_error(),
+			    "load 2: no completion within 1000 ms");
+}
+
 /* An error during a run starts on a clean line, not after the status. */
 static void errors_clear_the_progress_line(void **state)
 {
@@ -91,6 +127,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(verbose_lines_are_debug_not_errors),
 		cmocka_unit_test(errors_clear_the_progress_line),
+		cmocka_unit_test(warnings_and_cleared_errors_are_not_the_error),
 	};
 
 	return cmocka_run_group_tests_name("log", tests, NULL, NULL);

@@ -228,6 +228,68 @@ static void targets_rotate_modes_flip(void **state)
 }
 
 /*
+ * A caller that runs one round at a time (scripts/guest/bench.sh, one
+ * compare per repetition) passes the round's index as first_round: rounds
+ * 0..ROUNDS-1 so taken visit the targets and modes in the order one run
+ * of ROUNDS rounds does; without it every one would start with target 0,
+ * serial first.
+ */
+static void first_round_continues_the_rotation(void **state)
+{
+	enum { ROUNDS = 5, PER_ROUND = FAKES * 2 };
+	struct fake_call whole[ROUNDS * PER_ROUND];
+	struct bench_config cfg = two_modes(ROUNDS);
+	struct bench *b = make(&cfg, FAKES, NULL);
+	unsigned int r, i, firsts = 0;
+
+	(void)state;
+	assert_int_equal(bench_run(b), 0);
+	bench_destroy(b);
+	assert_int_equal(w.n_calls, ROUNDS * PER_ROUND);
+	memcpy(whole, w.calls, sizeof(whole));
+
+	for (r = 0; r < ROUNDS; r++) {
+		memset(&w, 0, sizeof(w));
+		cfg = two_modes(1);
+		cfg.first_round = r;
+		b = make(&cfg, FAKES, NULL);
+		assert_int_equal(bench_run(b), 0);
+		assert_int_equal(b->rounds_done, 1);
+		assert_int_equal(w.n_calls, PER_ROUND);
+		for (i = 0; i < PER_ROUND; i++) {
+			const struct fake_call *want =
+				&whole[r * PER_ROUND + i];
+
+			if (w.calls[i].target != want->target ||
+			    w.calls[i].mode != want->mode)
+				fail_msg(
+					"first_round %u, load %u: target %u mode %d, want target %u mode %d",
+					r, i, w.calls[i].target,
+					w.calls[i].mode, want->target,
+					want->mode);
+		}
+		firsts |= 1U << w.calls[0].target;
+		bench_destroy(b);
+	}
+	/* Every target went first at least once. */
+	assert_int_equal(firsts, (1U << FAKES) - 1);
+
+	/* Far into the rotation, no wrap: the order of round 2^32 + 1. */
+	memset(&w, 0, sizeof(w));
+	cfg = two_modes(2);
+	cfg.first_round = UINT32_MAX;
+	b = make(&cfg, FAKES, NULL);
+	assert_int_equal(bench_run(b), 0);
+	/* UINT32_MAX = 3 * 1431655765: target 0 first, odd: parallel first. */
+	assert_int_equal(w.calls[0].target, 0);
+	assert_int_equal(w.calls[0].mode, LOAD_MODE_PARALLEL);
+	/* The next round, 2^32: target 1 first, even: serial first. */
+	assert_int_equal(w.calls[PER_ROUND].target, 1);
+	assert_int_equal(w.calls[PER_ROUND].mode, LOAD_MODE_SERIAL);
+	bench_destroy(b);
+}
+
+/*
  * One warm-up per run, before any timed load, unmarked; no sample, no
  * counter and no vendor counter of it; the timed loads carry their run's
  * marker slot.
@@ -617,6 +679,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(targets_rotate_modes_flip, reset),
+		cmocka_unit_test_setup(first_round_continues_the_rotation,
+				       reset),
 		cmocka_unit_test_setup(warm_up_is_untimed_and_uncounted, reset),
 		cmocka_unit_test_setup(failure_keeps_whole_rounds, reset),
 		cmocka_unit_test_setup(stop_ends_after_the_load_in_progress,
