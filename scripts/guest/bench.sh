@@ -14,7 +14,10 @@
 # one round gives each device and load mode a turn of ROUNDS loads back
 # to back (--turn), as a single "load" run would, so that the device's
 # worker stays awake between them and the figures are of the device's
-# own work; every timed load is kept (--samples). Stock vdpa_sim_net negotiates only
+# own work; every timed load is kept (--samples). Repetition REP runs
+# round REP of the rotation (--first-round REP), so that the devices take
+# turns going first and parallel goes before serial every other time.
+# Stock vdpa_sim_net negotiates only
 # CTRL_MAC_ADDR, so compare, which only sets like against like, measures
 # the qemu and vlan profiles on imm0 and batch0 alone. Nothing else runs
 # while a compare does: its report and samples land in files, and only
@@ -137,18 +140,23 @@ completion_of() {
 		sed -n '1s/.* completion \([a-z]*\) .*/\1/p'
 }
 
-# measure FILE PROFILE COUNT ROUNDS KICK WAIT: one configuration's compare,
-# its report into FILE.json, its samples into FILE.samples.
+# measure FILE REP PROFILE COUNT ROUNDS KICK WAIT: one configuration's
+# compare in repetition REP, its report into FILE.json, its samples into
+# FILE.samples. Its one round is round REP of the rotation
+# (--first-round), so that over the repetitions every device goes first
+# in turn and parallel before serial every other time, as in one compare
+# of many rounds.
 measure() {
 	_file=$1
-	shift
+	_first=$2
+	shift 2
 	_devs=
 	for _dev in $(devices_for "$1"); do
 		_devs="$_devs --dev $_dev"
 	done
 	# shellcheck disable=SC2086 # one word per --dev and name
 	if ! vdpactl-batch -j compare $_devs --profile "$1" --count "$2" \
-		--rounds 1 --turn "$3" --kick "$4" --wait "$5" \
+		--rounds 1 --first-round "$_first" --turn "$3" --kick "$4" --wait "$5" \
 		--timeout "$COMPLETION_TIMEOUT_MS" --samples "$_file.samples" \
 		>"$_file.json" 2>"$_file.err"; then
 		echo "bench: FAILED: $* ($(tail -n 1 "$_file.err"))"
@@ -185,7 +193,7 @@ sweep_rep() {
 			_wait=${_mode#*:}
 			seq=$((seq + 1))
 			measure "$RAW/$(printf %05d "$seq")-$1-$_profile-$_count-$_kick-$_wait-$_rounds" \
-				"$_profile" "$_count" "$_rounds" "$_kick" "$_wait"
+				"$1" "$_profile" "$_count" "$_rounds" "$_kick" "$_wait"
 		done
 	done
 }
