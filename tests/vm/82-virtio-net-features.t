@@ -31,25 +31,6 @@ FEATURES="MQ:22 RSS:60 HASH_REPORT:57 RING_PACKED:34 RING_EVENT_IDX:29 CTRL_VLAN
 # What the kernel log must not say while a device lives and goes away.
 BAD_LOG='needs reset|WARNING|BUG|Call Trace|not a head|out of range|[Ff]ail|error'
 
-# centis: the uptime in 1/100 s.
-centis() {
-	tr -d . </proc/uptime | cut -d' ' -f1
-}
-
-# within SECONDS CMD [ARG...]: run CMD, giving up on it (status 124, and
-# it is left running) after SECONDS; its output in $WORK/out.
-within() {
-	_w_end=$(($(centis) + 100 * $1))
-	shift
-	"$@" >"$WORK/out" 2>&1 &
-	_w_pid=$!
-	while kill -0 "$_w_pid" 2>/dev/null; do
-		[ "$(centis)" -lt "$_w_end" ] || return 124
-		sleep 0.1
-	done
-	wait "$_w_pid"
-}
-
 # bits NAMES: the feature bits of NAMES (names of $FEATURES, comma-separated).
 bits() {
 	_b=0
@@ -128,7 +109,7 @@ device() {
 	esac
 	_log0=$(dmesg | wc -l)
 	# shellcheck disable=SC2086 # _args: words
-	within 10 probe "$_dev" "$_features" $_args
+	tb_within 10 probe "$_dev" "$_features" $_args
 	case $? in
 	0) ;;
 	124)
@@ -152,7 +133,7 @@ device() {
 	_out=$(rawsend "$_x" $MAC 2>&1) || _err="$_err rawsend: $_out;"
 	tb_wait 5 rx_reached "$_x" $((_rx + 1)) ||
 		_err="$_err the frame did not come back;"
-	within 20 tb_dev_del "$_dev"
+	tb_within 20 tb_dev_del "$_dev"
 	case $? in
 	0) gone "$_dev" "$_x" || _err="$_err still there after vdpa dev del;" ;;
 	124)

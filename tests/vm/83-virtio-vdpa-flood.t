@@ -34,10 +34,6 @@ PACKED=$((1 << 34))
 NEEDS_RESET=64
 BAD_LOG='needs reset|not a head|out of range|WARNING|BUG|timed out|[Ff]ail'
 
-centis() {
-	tr -d . </proc/uptime | cut -d' ' -f1
-}
-
 # counters: "tx rx overruns refused" of the device's 2 pairs together
 # (refused: rx drops and errors).
 counters() {
@@ -61,11 +57,11 @@ all_accounted() {
 	[ $(($(stack_rx) + $(counters | cut -d' ' -f3) - _over0)) -ge "$1" ]
 }
 
-# flood CPU END: CHUNK frames at a time from CPU until END (centis);
+# flood CPU END: CHUNK frames at a time from CPU until END (tb_centis);
 # prints the frames sent, then the first failure, if any.
 flood() {
 	_sent=0
-	while [ "$(centis)" -lt "$2" ]; do
+	while [ "$(tb_centis)" -lt "$2" ]; do
 		if ! _out=$(taskset -c "$1" rawsend "$X" $MAC --count $CHUNK 2>&1); then
 			echo "$_sent rawsend on CPU $1: $_out"
 			return
@@ -93,7 +89,7 @@ on_ring() {
 	_c0=$(counters)
 	_over0=$(echo "$_c0" | cut -d' ' -f3)
 	_rx0=$(stack_rx)
-	_end=$(($(centis) + 100 * FLOOD_S))
+	_end=$(($(tb_centis) + 100 * FLOOD_S))
 	flood 0 $_end >$WORK/cpu0 &
 	flood 1 $_end >$WORK/cpu1 &
 	wait

@@ -42,10 +42,6 @@ refused() {
 	esac
 }
 
-centis() {
-	tr -d . </proc/uptime | cut -d' ' -f1
-}
-
 # stat NAME: one of c0's module counters.
 stat() {
 	vdpactl-batch -j stats c0 2>/dev/null | jq -r ".module.c0.counters.$1"
@@ -110,11 +106,11 @@ vdpactl-batch load --dev c0 --count $N --rounds 1 --mode parallel \
 load=$!
 tb_wait 10 sh -c "[ \$(vdpactl-batch -j stats c0 2>/dev/null |
 	jq .module.c0.counters.commands) -ge $N ]"
-start=$(centis)
+start=$(tb_centis)
 kill -KILL $load
 wait $load 2>/dev/null
 tb_dev_del c0
-ms=$((($(centis) - start) * 10))
+ms=$((($(tb_centis) - start) * 10))
 tap_ok "a 31 s operation is cut short: its driver gone, c0 is deleted in $ms ms" \
 	test $ms -lt 2000
 tap_done

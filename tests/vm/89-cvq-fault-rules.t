@@ -45,10 +45,6 @@ faults() {
 	vdpactl-batch -j stats c0 2>/dev/null | jq -r '.module.c0.counters.faults'
 }
 
-centis() {
-	tr -d . </proc/uptime | cut -d' ' -f1
-}
-
 tap_plan 33
 tb_load_batch
 tb_dev_add c0 vdpasim_batch vhost_vdpa
@@ -110,10 +106,10 @@ tap_is "$(rules)" "" "and it is gone"
 
 # stall: the second command is never completed.
 vdpactl-batch dev fault c0 add stall nth 2 persist >/dev/null
-start=$(centis)
+start=$(tb_centis)
 load --count 5 --rounds 1 --timeout 500
 tap_is "$status" 1 "stall: the load fails" || tap_diag "$(cat "$OUT")"
-tap_ok "with a timeout, after $(($(centis) - start))0 ms" \
+tap_ok "with a timeout, after $(($(tb_centis) - start))0 ms" \
 	has "no completion within 500 ms"
 load --count 5 --rounds 1
 tap_is "$status" 0 "the next open's reset: the device serves its CVQ again" ||

@@ -14,24 +14,6 @@ MAC=02:42:00:00:00:90
 WORK=/tmp/90
 mkdir -p $WORK
 
-centis() {
-	tr -d . </proc/uptime | cut -d' ' -f1
-}
-
-# within SECONDS CMD [ARG...]: run CMD, giving up on it (status 124, and
-# it is left running) after SECONDS; its output in $WORK/out.
-within() {
-	_w_end=$(($(centis) + 100 * $1))
-	shift
-	"$@" >"$WORK/out" 2>&1 &
-	_w_pid=$!
-	while kill -0 "$_w_pid" 2>/dev/null; do
-		[ "$(centis)" -lt "$_w_end" ] || return 124
-		sleep 0.1
-	done
-	wait "$_w_pid"
-}
-
 # fault ARGS...: replace v0's rules with one.
 fault() {
 	vdpactl-batch dev fault v0 clear &&
@@ -78,7 +60,7 @@ tap_ok "virtio_net's interface $IF is up and loops a frame back" loops
 # A NACKed VLAN_ADD.
 log0=$(dmesg | wc -l)
 fault nack class vlan cmd add
-within 10 ip link add link "$IF" name "$IF.5" type vlan id 5
+tb_within 10 ip link add link "$IF" name "$IF.5" type vlan id 5
 rc=$?
 tap_is "$rc" 0 "nack VLAN_ADD: ip link add ... vlan id 5 still succeeds" ||
 	tap_diag "$(cat $WORK/out)"
@@ -93,7 +75,7 @@ ip link del "$IF.5" 2>/dev/null
 # A NACKed RX mode (virtio_net sets it from a work item).
 log0=$(dmesg | wc -l)
 fault nack class rx cmd promisc
-within 10 ip link set "$IF" promisc on
+tb_within 10 ip link set "$IF" promisc on
 tap_is "$?" 0 "nack RX_PROMISC: ip link set promisc on succeeds" ||
 	tap_diag "$(cat $WORK/out)"
 tap_ok "virtio_net logs the refusal" \
@@ -107,7 +89,7 @@ ip link set "$IF" promisc off 2>/dev/null
 # A NACKed VQ_PAIRS_SET.
 log0=$(dmesg | wc -l)
 fault nack class mq cmd vq_pairs_set
-within 10 ethtool -L "$IF" combined 1
+tb_within 10 ethtool -L "$IF" combined 1
 rc=$?
 tap_ok "nack VQ_PAIRS_SET: ethtool -L combined 1 fails (exit $rc)" \
 	test "$rc" != 0 -a "$rc" != 124
@@ -119,7 +101,7 @@ tap_ok "the interface still loops a frame back" loops
 
 # Silent: virtio_net polls its control queue, it needs no notification.
 fault silent persist
-within 10 ip link set "$IF" allmulticast on
+tb_within 10 ip link set "$IF" allmulticast on
 tap_is "$?" 0 "silent: ip link set allmulticast on completes" ||
 	tap_diag "$(cat $WORK/out)"
 tap_ok "the device holds allmulti" \
@@ -131,12 +113,12 @@ tap_ok "the rule acted on it ($(hits) hits)" test "$(hits)" -ge 1
 # returns, and every later RTNL user hangs.
 fault stall class rx
 log0=$(dmesg | wc -l)
-within 10 ip link set "$IF" allmulticast off
+tb_within 10 ip link set "$IF" allmulticast off
 tap_is "$?" 0 "stall: ip link set allmulticast off returns (the work item waits)"
 tap_ok "the device took the command" tb_wait 5 hit_once
-within 5 ip link set "$IF" promisc on
+tb_within 5 ip link set "$IF" promisc on
 tap_is "$?" 124 "RTNL stays held: the next ip link set has not returned in 5 s"
-within 3 ip link show "$IF"
+tb_within 3 ip link show "$IF"
 tap_is "$?" 124 "nor has ip link show in 3 s"
 tap_is "$(dmesg | tail -n +$((log0 + 1)) | grep -c -i -E "net $IF: |fail|timeout|error")" 0 \
 	"and virtio_net logs nothing" ||

@@ -24,10 +24,6 @@ FALLBACK="unable to start vhost net: 5: falling back on userspace virtio"
 # The guest is told nothing: no NEEDS_RESET, no failed start.
 NOT_TOLD="QEMU 10: load failed, guest still sees DRIVER_OK and a dead NIC"
 
-centis() {
-	tr -d . </proc/uptime | cut -d' ' -f1
-}
-
 # rule DEV ARGS...: DEV's only rule, persistent.
 rule() {
 	_dev=$1
@@ -112,9 +108,9 @@ qm_quit q0
 for action in stall reset; do
 	rule b0 "$action" class mac cmd addr_set
 	qm_start q0 b0
-	start=$(centis)
+	start=$(tb_centis)
 	qm q0 init
-	took=$(($(centis) - start))
+	took=$(($(tb_centis) - start))
 	tap_ok "$action MAC_ADDR_SET at start: QEMU gives up after ${took}0 ms" \
 		test "$took" -ge 900 -a "$took" -lt 3000
 	tap_ok "it logs that the vhost start failed" fell_back q0

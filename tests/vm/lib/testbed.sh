@@ -141,6 +141,25 @@ tb_wait() {
 	done
 }
 
+# tb_centis: the uptime in 1/100 s, for deadlines and durations.
+tb_centis() {
+	tr -d . </proc/uptime | cut -d' ' -f1
+}
+
+# tb_within SECONDS CMD [ARG...]: run CMD, giving up on it (status 124,
+# and it is left running) after SECONDS; its output in $WORK/out.
+tb_within() {
+	_tb_end=$(($(tb_centis) + 100 * $1))
+	shift
+	"$@" >"$WORK/out" 2>&1 &
+	_tb_pid=$!
+	while kill -0 "$_tb_pid" 2>/dev/null; do
+		[ "$(tb_centis)" -lt "$_tb_end" ] || return 124
+		sleep 0.1
+	done
+	wait "$_tb_pid"
+}
+
 # tb_meminfo_kb FIELD: a /proc/meminfo field in kB, after dropping caches
 # and shrinking every slab cache: a KASAN kernel (make check KERNEL=debug)
 # keeps freed objects in a quarantine of up to 1/32 of memory, which only
