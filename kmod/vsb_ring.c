@@ -21,13 +21,6 @@
 #define VSB_USED_IDX_OFF offsetof(struct vring_used, idx)
 #define VSB_USED_RING_OFF offsetof(struct vring_used, ring)
 
-int vsb_ring_fail(struct vsb_ring *ring, enum vsb_fault fault)
-{
-	if (ring->fault == VSB_FAULT_NONE)
-		ring->fault = fault;
-	return -EIO;
-}
-
 static u64 vsb_avail_size(u16 num)
 {
 	return VSB_AVAIL_RING_OFF + 2ULL * num + 2;
@@ -51,13 +44,6 @@ static u64 vsb_used_elem_addr(const struct vsb_ring *ring, u32 pos)
 	       (u64)pos * sizeof(struct vring_used_elem);
 }
 
-bool vsb_range_ok(u64 addr, u64 len)
-{
-	u64 last;
-
-	return !check_add_overflow(addr, len - 1, &last);
-}
-
 /*
  * Check the driver's queue size and ring addresses (alignment from the
  * "Virtqueues" section of each layout) and start with an empty ring at
@@ -73,8 +59,12 @@ enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
 	ring->desc = desc;
 	ring->avail = avail;
 	ring->used = used;
-	if (ring->packed)
-		return vsb_packed_setup(ring, base);
+	if (ring->packed) {
+		/* A refused ring has no descriptors to index the id table. */
+		if (vsb_packed_setup(ring) == VSB_FAULT_NONE)
+			vsb_ring_set_base(ring, base);
+		return ring->fault;
+	}
 	vsb_ring_set_base(ring, base);
 
 	if (!num || (num & (num - 1)))
@@ -116,25 +106,6 @@ u32 vsb_ring_base(const struct vsb_ring *ring)
 	return ring->last_avail;
 }
 
-int vsb_ring_read16(struct vsb_ring *ring, u64 addr, u16 *val)
-{
-	__le16 raw;
-
-	if (vsb_mem_read(&ring->mem, addr, &raw, sizeof(raw)))
-		return vsb_ring_fail(ring, VSB_FAULT_RING_ACCESS);
-	*val = le16_to_cpu(raw);
-	return 0;
-}
-
-int vsb_ring_write16(struct vsb_ring *ring, u64 addr, u16 val)
-{
-	__le16 raw = cpu_to_le16(val);
-
-	if (vsb_mem_write(&ring->mem, addr, &raw, sizeof(raw)))
-		return vsb_ring_fail(ring, VSB_FAULT_RING_ACCESS);
-	return 0;
-}
-
 /**
  * vsb_ring_start - write what the device owes a ring before serving it
  * @ring: the ring
@@ -165,61 +136,6 @@ int vsb_ring_start(struct vsb_ring *ring)
 		return -EIO;
 	ring->started = true;
 	return 0;
-}
-
-/*
- * Append one buffer. @seen_writable says a writable descriptor came
- * earlier, even a zero-length one: the order rule holds for all of them.
- */
-int vsb_chain_add(struct vsb_ring *ring, struct vsb_chain *chain, u64 addr,
-		  u32 len, bool writable, bool *seen_writable)
-{
-	u16 nr = chain->nr_out + chain->nr_in;
-	u32 total;
-
-	if (!writable && *seen_writable)
-		return vsb_ring_fail(ring, VSB_FAULT_WRITE_ORDER);
-	*seen_writable |= writable;
-	/* A zero-length buffer carries nothing; it only counts as a step. */
-	if (!len)
-		return 0;
-	if (!vsb_range_ok(addr, len))
-		return vsb_ring_fail(ring, VSB_FAULT_ADDR_WRAP);
-	/* The spec bounds the whole chain, both directions, by 2^32 - 1. */
-	if (check_add_overflow(chain->out_len, chain->in_len, &total) ||
-	    check_add_overflow(total, len, &total))
-		return vsb_ring_fail(ring, VSB_FAULT_CHAIN_BYTES);
-	if (writable)
-		chain->in_len += len;
-	else
-		chain->out_len += len;
-	if (nr >= ring->num || nr >= chain->max_segs)
-		return vsb_ring_fail(ring, VSB_FAULT_CHAIN_LONG);
-	chain->segs[nr].addr = addr;
-	chain->segs[nr].len = len;
-	if (writable)
-		chain->nr_in++;
-	else
-		chain->nr_out++;
-	return 0;
-}
-
-/* An indirect table pointer: checks from "Indirect Descriptors". */
-enum vsb_fault vsb_indirect_check(const struct vsb_ring *ring, u64 addr,
-				  u32 len, u16 flags, bool in_indirect)
-{
-	if (!ring->indirect)
-		return VSB_FAULT_INDIRECT_FEATURE;
-	if (in_indirect)
-		return VSB_FAULT_INDIRECT_NESTED;
-	if (flags & VRING_DESC_F_NEXT)
-		return VSB_FAULT_INDIRECT_NEXT;
-	if (!len || len % sizeof(struct vring_desc) ||
-	    len / sizeof(struct vring_desc) > ring->num)
-		return VSB_FAULT_INDIRECT_LEN;
-	if (!vsb_range_ok(addr, len))
-		return VSB_FAULT_ADDR_WRAP;
-	return VSB_FAULT_NONE;
 }
 
 /*
@@ -572,57 +488,4 @@ int vsb_ring_poll(struct vsb_ring *ring)
 	if (ring->avail_idx != ring->last_avail)
 		return 1;
 	return vsb_ring_avail_moved(ring);
-}
-
-/*
- * Copy between buf and the chain's readable (write == false) or writable
- * buffers, starting offset bytes into them; all of [offset, offset + len)
- * must lie within those buffers.
- */
-static int vsb_chain_copy(const struct vsb_ring *ring,
-			  const struct vsb_chain *chain, bool write, u32 offset,
-			  void *buf, u32 len)
-{
-	const struct vsb_seg *seg = chain->segs + (write ? chain->nr_out : 0);
-	u16 nr = write ? chain->nr_in : chain->nr_out;
-	u32 total = write ? chain->in_len : chain->out_len;
-	u8 *p = buf;
-	u16 i;
-
-	if (offset > total || len > total - offset)
-		return -EINVAL;
-	for (i = 0; i < nr && len; i++, seg++) {
-		u32 chunk;
-		int ret;
-
-		if (offset >= seg->len) {
-			offset -= seg->len;
-			continue;
-		}
-		chunk = min(seg->len - offset, len);
-		if (write)
-			ret = vsb_mem_write(&ring->mem, seg->addr + offset, p,
-					    chunk);
-		else
-			ret = vsb_mem_read(&ring->mem, seg->addr + offset, p,
-					   chunk);
-		if (ret)
-			return ret;
-		p += chunk;
-		len -= chunk;
-		offset = 0;
-	}
-	return 0;
-}
-
-int vsb_chain_read(const struct vsb_ring *ring, const struct vsb_chain *chain,
-		   u32 offset, void *buf, u32 len)
-{
-	return vsb_chain_copy(ring, chain, false, offset, buf, len);
-}
-
-int vsb_chain_write(const struct vsb_ring *ring, const struct vsb_chain *chain,
-		    u32 offset, const void *buf, u32 len)
-{
-	return vsb_chain_copy(ring, chain, true, offset, (void *)buf, len);
 }

@@ -100,7 +100,7 @@ static void vsb_packed_step(const struct vsb_ring *ring, u16 *pos, bool *wrap,
  * support up to 2^15 entries": positions have 15 bits, the 16th is a wrap
  * counter) and every id must fit the owner's table.
  */
-enum vsb_fault vsb_packed_setup(struct vsb_ring *ring, u32 base)
+enum vsb_fault vsb_packed_setup(struct vsb_ring *ring)
 {
 	u16 num = ring->num;
 
@@ -117,8 +117,6 @@ enum vsb_fault vsb_packed_setup(struct vsb_ring *ring, u32 base)
 	/* A ring refused has no descriptors: nothing indexes the id table. */
 	if (ring->fault)
 		ring->num = 0;
-	else
-		vsb_ring_set_base(ring, base);
 	return ring->fault;
 }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What the split and the packed engines share, and the packed engine's
- * entry points, which vsb_ring.c's public functions dispatch to. Only the
- * two engines include this.
+ * What the split and the packed engines share (vsb_chain.c, below both),
+ * and the packed engine's entry points, which vsb_ring.c's public
+ * functions dispatch to. Only the engines include this.
  */
 #ifndef VSB_RING_PRIV_H
 #define VSB_RING_PRIV_H
@@ -18,7 +18,7 @@ int vsb_chain_add(struct vsb_ring *ring, struct vsb_chain *chain, u64 addr,
 enum vsb_fault vsb_indirect_check(const struct vsb_ring *ring, u64 addr,
 				  u32 len, u16 flags, bool in_indirect);
 
-enum vsb_fault vsb_packed_setup(struct vsb_ring *ring, u32 base);
+enum vsb_fault vsb_packed_setup(struct vsb_ring *ring);
 void vsb_packed_set_base(struct vsb_ring *ring, u32 base);
 u32 vsb_packed_base(const struct vsb_ring *ring);
 int vsb_packed_start(struct vsb_ring *ring);
