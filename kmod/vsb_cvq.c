@@ -29,9 +29,7 @@
  */
 
 #include "vsb_cvq.h"
-#include "vsb_features.h"
 
-#define VSB_CVQ_HDR_LEN 2
 /*
  * A handler's verdict besides VIRTIO_NET_OK and VIRTIO_NET_ERR: the
  * command's data could not be read, a framing error like any other.
@@ -41,27 +39,6 @@
 static bool vsb_has(u64 features, unsigned int bit)
 {
 	return features & BIT_ULL(bit);
-}
-
-/**
- * vsb_cvq_pairs - the queue pairs the device has for this command
- * @c: the command
- *
- * One without MQ and RSS, whatever max_vqp says (vsb_net_pairs()); never
- * more than per-queue state has room for (the module has no more). The
- * control queue comes after them.
- */
-u16 vsb_cvq_pairs(const struct vsb_cvq_cmd *c)
-{
-	return min_t(u16, vsb_net_pairs(c->features, c->max_pairs),
-		     VSB_NET_MAX_PAIRS);
-}
-
-/* Read data bytes [off, off + len) of the command from guest memory. */
-int vsb_cvq_read_data(const struct vsb_cvq_cmd *c, u32 off, void *buf, u32 len)
-{
-	return vsb_chain_read(c->ring, c->chain, VSB_CVQ_HDR_LEN + off, buf,
-			      len);
 }
 
 /*

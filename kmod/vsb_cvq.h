@@ -13,6 +13,7 @@
 #include "vsb_port.h"
 #include "vsb_coal.h"
 #include "vsb_devstats.h"
+#include "vsb_features.h"
 #include "vsb_net.h"
 #include "vsb_ring.h"
 #include "vsb_rss.h"
@@ -153,7 +154,36 @@ void vsb_cvq_nack(const struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res);
 void vsb_cvq_apply(const struct vsb_cvq_cmd *cmd, struct vsb_net_ctrl *ctrl,
 		   struct vsb_cvq_result *res);
 void vsb_cvq_reply(const struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res);
-int vsb_cvq_read_data(const struct vsb_cvq_cmd *c, u32 off, void *buf, u32 len);
-u16 vsb_cvq_pairs(const struct vsb_cvq_cmd *c);
+
+/*
+ * The command reader, which the class handlers (here and in their own
+ * files: devstats, RSS, coalescing) share: inline, so that no handler
+ * calls back into the file that dispatches to it.
+ */
+
+/* A command's header: { u8 class; u8 cmd; } */
+#define VSB_CVQ_HDR_LEN 2
+
+/* Read data bytes [off, off + len) of the command from guest memory. */
+static inline int vsb_cvq_read_data(const struct vsb_cvq_cmd *c, u32 off,
+				    void *buf, u32 len)
+{
+	return vsb_chain_read(c->ring, c->chain, VSB_CVQ_HDR_LEN + off, buf,
+			      len);
+}
+
+/**
+ * vsb_cvq_pairs - the queue pairs the device has for this command
+ * @c: the command
+ *
+ * One without MQ and RSS, whatever max_vqp says (vsb_net_pairs()); never
+ * more than per-queue state has room for (the module has no more). The
+ * control queue comes after them.
+ */
+static inline u16 vsb_cvq_pairs(const struct vsb_cvq_cmd *c)
+{
+	return min_t(u16, vsb_net_pairs(c->features, c->max_pairs),
+		     VSB_NET_MAX_PAIRS);
+}
 
 #endif /* VSB_CVQ_H */
