@@ -45,6 +45,16 @@ static void vsb_new_gen(struct vsb_dev *vsb)
 }
 
 /*
+ * A translation or a queue's address space changed (L held): the kick
+ * hint's user address is forgotten, and the queues look theirs up again.
+ */
+static void vsb_dev_maps_changed(struct vsb_dev *vsb)
+{
+	vsb_kick_hint_forget(vsb);
+	vsb_maps_changed(vsb);
+}
+
+/*
  * For the ops that change the state a run works on (its rings, or whether
  * it may run at all), and so must also wait for a run parked in a page
  * fault (vsb_mem.c) to come back and end. Not for reset, set_status and
@@ -376,7 +386,7 @@ static int vsb_set_driver_features(struct vdpa_device *vdpa, u64 features)
 	/* Guest offloads start as negotiated. */
 	vsb->ctrl.offloads = vsb->features & VSB_GUEST_OFFLOADS;
 	/* MQ or RSS moves the CVQ, and with it its address space. */
-	vsb_maps_changed(vsb);
+	vsb_dev_maps_changed(vsb);
 	/* Which filtering applies depends on CTRL_RX and CTRL_VLAN. */
 	vsb_rx_filter_build(&vsb->rx_filter, &vsb->ctrl, vsb->features);
 	vsb_unlock_both(vsb);
@@ -467,7 +477,7 @@ static void vsb_reset_locked(struct vsb_dev *vsb, u32 flags)
 			vsb->as[i].passthrough = true;
 		}
 	}
-	vsb_maps_changed(vsb);
+	vsb_dev_maps_changed(vsb);
 	/* A run parked in a fault must not go on with the old device. */
 	vsb_new_gen(vsb);
 	vsb->features = 0;
@@ -630,7 +640,7 @@ static int vsb_set_group_asid(struct vdpa_device *vdpa, unsigned int group,
 		return -EINVAL;
 	vsb_lock_both(vsb);
 	vsb->group_asid[group] = asid;
-	vsb_maps_changed(vsb);
+	vsb_dev_maps_changed(vsb);
 	vsb_unlock_both(vsb);
 	return 0;
 }
@@ -645,7 +655,7 @@ static void vsb_as_swap(struct vsb_dev *vsb, unsigned int asid,
 	old = vsb->as[asid].table;
 	vsb->as[asid].table = table;
 	vsb->as[asid].passthrough = passthrough;
-	vsb_maps_changed(vsb);
+	vsb_dev_maps_changed(vsb);
 	mutex_unlock(&vsb->lock);
 	/* The queues copy what they look up: nothing points into it. */
 	kvfree(old);
@@ -711,7 +721,7 @@ static int vsb_bind_mm(struct vdpa_device *vdpa, struct mm_struct *mm)
 	mmgrab(mm);
 	WRITE_ONCE(vsb->mm, mm);
 	vsb_new_gen(vsb);
-	vsb_maps_changed(vsb);
+	vsb_dev_maps_changed(vsb);
 	vsb_unlock_both(vsb);
 	return 0;
 }
@@ -725,7 +735,7 @@ static void vsb_unbind_mm(struct vdpa_device *vdpa)
 		mmdrop(vsb->mm);
 	WRITE_ONCE(vsb->mm, NULL);
 	vsb_new_gen(vsb);
-	vsb_maps_changed(vsb);
+	vsb_dev_maps_changed(vsb);
 	vsb_unlock_both(vsb);
 }
 

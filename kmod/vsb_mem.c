@@ -29,13 +29,14 @@
 /*
  * A translation may have changed: each queue looks its address space up
  * again and forgets its look-ups (vsb_vq_as()). Each change counts as
- * vsb_map_gen_step, 1 but in the test that makes the count wrap.
+ * vsb_map_gen_step, 1 but in the test that makes the count wrap. The
+ * caller forgets the kick hint first (vsb_kick_hint_forget()): guest
+ * memory is below the kick hint, which writes through it.
  */
 void vsb_maps_changed(struct vsb_dev *vsb)
 {
 	lockdep_assert_held(&vsb->lock);
 	atomic64_add(vsb_map_gen_step, &vsb->map_gen);
-	vsb_kick_hint_forget(vsb);
 }
 
 /*
