@@ -256,7 +256,8 @@ run:
 # The verdict and report.html of "make run", from its samples.
 bench-report: $(BENCH_REPORT_BIN)
 $(BENCH_REPORT_BIN): $(wildcard tools/bench-report/*.[ch] tools/bench-report/Makefile) \
-		$(TOOL_DIR)/load/timestats.c $(TOOL_DIR)/load/timestats.h
+		$(TOOL_DIR)/load/timestats.c $(TOOL_DIR)/load/timestats.h \
+		$(TOOL_DIR)/load/turns.h
 	$(Q)$(MAKE) -s -C tools/bench-report O=$(BUILD)/bench-report
 
 lint: testbed-image

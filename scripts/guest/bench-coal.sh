@@ -7,11 +7,13 @@
 # virtio_vdpa, one queue pair; a burst of FRAMES frames to the interface's
 # own MAC, sent by rawsend pinned to CPU 0, looped back by the device into
 # the receive queue. Per setting: the receive interrupts the burst took
-# (the device's "rx interrupts"), frames per interrupt, and the burst's
-# throughput, from the first frame sent to the last one the stack counted
-# (its rx_packets, read every 10 ms, on /proc/uptime's 10 ms clock). Settings rotate from run to run;
-# each figure is the median over REPS runs. rx-usecs is 100 with every
-# rx-frames, so a burst's tail waits at most 0.1 ms for its notification.
+# (the device's "rx interrupts") and the burst's time, from the first
+# frame sent to the last one the stack counted (its rx_packets, read every
+# 10 ms, on /proc/uptime's 10 ms clock). Settings take turns as the tool's
+# engine rotates its devices (bench-report --order); each figure's
+# statistics over REPS runs are bench-report --summarize's. rx-usecs is
+# 100 with every rx-frames, so a burst's tail waits at most 0.1 ms for its
+# notification.
 #
 # Usage: bench-coal.sh [REPS [FRAMES]]   (default 3 runs of 20000 frames)
 set -e
@@ -70,9 +72,8 @@ raw=/tmp/bench-coal.raw
 : >"$raw"
 i=0
 while [ "$i" -lt "$REPS" ]; do
-	# Rotate the order: setting k of SETTINGS goes (k + i) mod 4-th.
-	order=$(echo "$SETTINGS" | awk -v r="$i" '{ for (k = 0; k < NF; k++)
-		printf "%s ", $((k + r) % NF + 1) }')
+	# shellcheck disable=SC2086 # the words
+	order=$(bench-report --order "$i" $SETTINGS)
 	for f in $order; do
 		coalesce "$f"
 		echo "$f $(burst "$FRAMES")" >>"$raw"
@@ -82,27 +83,10 @@ done
 errors=$(vstat 2 "cvq coal errors")
 
 echo "notification coalescing on the loopback path: $FRAMES frames per burst," \
-	"$REPS runs, medians; $(nproc) vCPUs, TCG"
-# The medians per setting (bench-report --summarize), in the order of
-# SETTINGS, then the rates from them.
-awk '{ print "irq|" $1, $2; print "us|" $1, $3 }' "$raw" |
-	bench-report --summarize >/tmp/bench-coal.summary
-awk -v frames="$FRAMES" '
-	# KEY N MIN Q1 MEDIAN Q3 P99 MAX MEAN
-	{ split($1, k, "|"); med[k[1], k[2]] = $5; seen[k[2]] = 1 }
-	END {
-		printf "%-22s %10s %12s %12s %10s\n", "setting", "rx irqs",
-			"frames/irq", "frames/s", "vs off"
-		base = frames / (med["us", 0] / 1e6)
-		for (f = 0; f <= 128; f++) {
-			if (!(f in seen))
-				continue
-			i = med["irq", f]
-			rate = frames / (med["us", f] / 1e6)
-			printf "%-22s %10d %12.1f %12.0f %10.2f\n",
-				f ? "rx-frames " f " usecs 100" : "off", i,
-				i ? frames / i : 0, rate, rate / base
-		}
-	}' /tmp/bench-coal.summary
+	"$REPS runs; $(nproc) vCPUs, TCG"
+# Per setting (rx-frames, 0: off) the burst's receive interrupts and its
+# time in us, in the order of SETTINGS.
+echo "SETTING/FIGURE N MIN Q1 MEDIAN Q3 P99 MAX MEAN"
+awk '{ print $1 "/irqs", $2; print $1 "/us", $3 }' "$raw" | bench-report --summarize
 echo "coalescing commands refused by the device: $errors"
 tb_dev_del $DEV

@@ -155,8 +155,9 @@ for level in $LEVELS; do
 	echo "sample cost-op$level @cond QEMU 10, 4098 commands per load at cont, $ROUNDS rounds per cost level, devices alternating"
 	r=0
 	while [ $r -lt "$ROUNDS" ]; do
-		order="q0:qb:batch q1:qi:immediate"
-		[ $((r % 2)) = 1 ] && order="q1:qi:immediate q0:qb:batch"
+		# The engine's rotation (bench-report --order): they alternate.
+		order=$(bench-report --order "$r" q0:qb:batch q1:qi:immediate) ||
+			exit 1
 		for q in $order; do
 			# shellcheck disable=SC2046 # QEMU:DEV:MODE
 			qemu_load $(echo "$q" | tr : ' ') "$level" "$r" || exit 1

@@ -60,19 +60,16 @@ load() {
 	echo "$1 $2 $3 $(qm_load_ms "$1" "$_from") $(device_stats)" >>"$RAW"
 }
 
-# rotated N: KINDS, the first N mod 4 moved to the end.
-rotated() {
-	# shellcheck disable=SC2086 # the words
-	echo $KINDS $KINDS | cut -d' ' -f$(($1 % 4 + 1))-$(($1 % 4 + 4))
-}
-
-# measure CMDS: ROUNDS rounds of one load per device, the order rotating;
-# stock's load, always its MAC alone, in the first pass only.
+# measure CMDS: ROUNDS rounds of one load per device, the order rotating
+# as the tool's engine rotates its devices (bench-report --order); stock's
+# load, always its MAC alone, in the first pass only.
 measure() {
 	echo "bench-qemu: loads of $1 commands, $ROUNDS rounds, devices alternating" >&2
 	_r=0
 	while [ "$_r" -lt "$ROUNDS" ]; do
-		for _kind in $(rotated $_r); do
+		# shellcheck disable=SC2086 # the words
+		_order=$(bench-report --order "$_r" $KINDS) || return 1
+		for _kind in $_order; do
 			if [ "$_kind" != stock ]; then
 				load "$_kind" "$1" "$_r" || return 1
 			elif [ "$1" = 4098 ]; then

@@ -3,7 +3,8 @@
 # scripts/bench.sh --from and bench-report --table: the figures, tables
 # and plots of a sweep log, on a small hand-made sweep whose figures are
 # worked out by hand below (tests/fixtures/bench/sweep.log: the guest's
-# "sample" lines of three configurations).
+# "sample" lines of three configurations). And bench-report --order, the
+# turns the guest scripts take where the tool's engine cannot.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tap.sh
 
@@ -33,7 +34,7 @@ is_png() {
 	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ]
 }
 
-tap_plan 18
+tap_plan 22
 tap_ok "a sweep log becomes a report" report "$F" "$out/a"
 tap_is "$(head -n 1 "$out/a/sweep.csv")" \
 	"stage,profile,count,kick,wait,device,mode,unit,n,median,q1,q3,min,max,baseline,ratio_n,ratio_median,ratio_q1,ratio_q3,reading,kicks_per_load,wakeups_per_load,notifications_per_load" \
@@ -87,4 +88,22 @@ tap_ok "a bad sample line fails, naming the file and the line" \
 
 grep -v '^sample ' "$F" >"$out/empty.log"
 tap_fails "a log without measurements is an error" report "$out/empty.log" "$out/e"
+
+# --order ROUND NAME...: the engine's rotation (load/turns.h): in round r
+# the i-th turn is name (r + i) mod n, so each goes first every n rounds.
+BIN=build/bench-report/bench-report
+orders() {
+	local r
+	for r in 0 1 2 3 4 5; do
+		"$BIN" --order "$r" batch immediate nosup stock
+	done | paste -sd '|'
+}
+tap_is "$(orders)" \
+	"batch immediate nosup stock|immediate nosup stock batch|nosup stock batch immediate|stock batch immediate nosup|batch immediate nosup stock|immediate nosup stock batch" \
+	"--order: round r starts at name r mod n and wraps around"
+tap_is "$("$BIN" --order 7 q0:qb:batch q1:qi:immediate)" \
+	"q1:qi:immediate q0:qb:batch" "two names alternate, round by round"
+tap_fails "a round that is not a number is a usage error" \
+	"$BIN" --order 1x a b
+tap_fails "as is a round without names" "$BIN" --order 1
 tap_done

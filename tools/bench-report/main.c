@@ -7,17 +7,20 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
+#include "load/turns.h"
 
 static void usage(FILE *f)
 {
 	fputs("Usage: bench-report --data DIR --spec FILE [--out DIR]\n"
 	      "       bench-report --data DIR --table PREFIX --baseline DEV [--out DIR]\n"
 	      "       bench-report --summarize\n"
+	      "       bench-report --order ROUND NAME...\n"
 	      "Reads DIR/*.samples and DIR/run.meta, prints the verdict the spec asks\n"
 	      "for and writes OUT/verdict.txt and OUT/report.html (OUT: DIR).\n"
 	      "--table: the sweep's stages PREFIX-PROFILE-COUNT-KICK-WAIT (series\n"
@@ -25,7 +28,9 @@ static void usage(FILE *f)
 	      "stage and series (n, median, quartiles, extremes, the round-by-round\n"
 	      "ratio over DEV's, the counters' medians), and OUT/PREFIX.md.\n"
 	      "--summarize: \"KEY VALUE\" lines on stdin, one line per key on stdout:\n"
-	      "KEY N MIN Q1 MEDIAN Q3 P99 MAX MEAN (keys in order of appearance).\n",
+	      "KEY N MIN Q1 MEDIAN Q3 P99 MAX MEAN (keys in order of appearance).\n"
+	      "--order: the NAMEs in the order they take their turns in round ROUND\n"
+	      "(0, 1, ...), as the tool's engine rotates its devices, on one line.\n",
 	      f);
 }
 
@@ -79,6 +84,28 @@ static int sweep_table(const char *data, const char *prefix,
 	return ret ? 1 : 0;
 }
 
+/* --order ROUND NAME...: the turns of one round (turns.h). */
+static int print_order(const char *round_arg, char *const *names,
+		       unsigned int n)
+{
+	unsigned long long round;
+	unsigned int i;
+	char *end;
+
+	errno = 0;
+	round = strtoull(round_arg, &end, 10);
+	/* Below 2^63: the round and the turn's place in it do not wrap. */
+	if (!n || !*round_arg || *end || round_arg[0] == '-' || errno ||
+	    round > INT64_MAX) {
+		usage(stderr);
+		return 2;
+	}
+	for (i = 0; i < n; i++)
+		printf("%s%s", i ? " " : "", names[turn_target(round, i, n)]);
+	putchar('\n');
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -88,11 +115,12 @@ int main(int argc, char **argv)
 		{ "summarize", no_argument, NULL, 'S' },
 		{ "table", required_argument, NULL, 't' },
 		{ "baseline", required_argument, NULL, 'b' },
+		{ "order", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *data = NULL, *spec_path = NULL, *out = NULL;
-	const char *table = NULL, *baseline = NULL;
+	const char *table = NULL, *baseline = NULL, *order = NULL;
 	struct sample_set set;
 	struct run_meta meta;
 	struct spec spec;
@@ -116,6 +144,9 @@ int main(int argc, char **argv)
 		case 'b':
 			baseline = optarg;
 			break;
+		case 'r':
+			order = optarg;
+			break;
 		case 'S':
 			return summarize(stdin, stdout) ? 1 : 0;
 		case 'h':
@@ -125,6 +156,14 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
+	}
+	if (order) {
+		if (data || spec_path || table || baseline || out) {
+			usage(stderr);
+			return 2;
+		}
+		return print_order(order, argv + optind,
+				   (unsigned int)(argc - optind));
 	}
 	if (!data || !spec_path == !table || !table != !baseline ||
 	    optind != argc) {

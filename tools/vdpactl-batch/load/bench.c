@@ -10,6 +10,7 @@
 
 #include "lib/diag.h"
 #include "load/bench.h"
+#include "load/turns.h"
 
 int bench_create(struct bench **bp, const struct bench_config *cfg,
 		 const struct bench_session_ops *ops,
@@ -407,7 +408,7 @@ int bench_run(struct bench *b)
 		/* 64 bits: first_round + round does not wrap. */
 		order = (uint64_t)b->cfg.first_round + round;
 		for (i = 0; i < b->n_targets; i++) {
-			t = (unsigned int)((order + i) % b->n_targets);
+			t = turn_target(order, i, b->n_targets);
 			for (step = 0; step < b->cfg.n_modes; step++) {
 				struct bench_run *run =
 					run_at(b, order, t, step);
