@@ -118,12 +118,8 @@ for run in each/poll once/poll each/call once/call; do
 	END {
 		if (!n) { print "bench-insns: no runs reported by the guest"; exit 1 }
 		cmds = count * rounds
-		base = -1
-		for (i = 0; i < n; i++)
-			if (dev[i] == "stock0" && mode[i] == "parallel")
-				base = (user[i] + kernel[i]) / cmds
 		printf "kick %s, wait %s: %d MAC_ADDR_SET x %d loads, 256-entry rings; guest instructions per command (all vCPUs)\n", kick, wait, count, rounds
-		printf "%-8s %-9s %10s %10s %10s %9s %13s\n", "DEVICE", "MODE", "USER", "KERNEL", "TOTAL", "VS_STOCK", "MEDIAN_US/CMD"
+		printf "%-8s %-9s %10s %10s %10s %13s\n", "DEVICE", "MODE", "USER", "KERNEL", "TOTAL", "MEDIAN_US/CMD"
 		for (i = 0; i < n; i++) {
 			if (windows[i] != rounds) {
 				printf "bench-insns: %s %s: %d windows counted, %d loads run\n", dev[i], mode[i], windows[i], rounds
@@ -131,9 +127,8 @@ for run in each/poll once/poll each/call once/call; do
 				continue
 			}
 			t = (user[i] + kernel[i]) / cmds
-			total[dev[i], mode[i]] = t
 			samples = samples sprintf("sample %s %s/%s 0 %.0f\n", stage, dev[i], mode[i], t)
-			printf "%-8s %-9s %10.0f %10.0f %10.0f %8.2fx %13s\n", dev[i], mode[i], user[i] / cmds, kernel[i] / cmds, t, (base > 0 ? base / t : 0), med[i]
+			printf "%-8s %-9s %10.0f %10.0f %10.0f %13s\n", dev[i], mode[i], user[i] / cmds, kernel[i] / cmds, t, med[i]
 		}
 		if (bad)
 			exit bad
@@ -141,22 +136,7 @@ for run in each/poll once/poll each/call once/call; do
 		printf "sample %s @unit insns/cmd 1\nsample %s @count\n", stage, stage
 		printf "sample %s @cond %d MAC_ADDR_SET x %d loads, 256-entry rings, all vCPUs\n", stage, count, rounds
 		printf "%s", samples
-		# What each choice is worth: the ratio of instructions without
-		# it to with it.
-		printf "%-44s %8s %8s\n", "worth (instructions without / with)", "serial", "parallel"
-		split("stock0 batch1 our engine: stock0 / batch1,batch1 batch0 batching alone: batch1 / batch0,batch2 batch0 kick polling: batch2 / batch0,batch3 batch0 kick suppression: batch3 / batch0,batch4 batch0 kick hint: batch4 / batch0,stock0 batch0 all of it: stock0 / batch0,batch0 batch5 lead notification (option): batch0 / batch5", what, ",")
-		for (w = 1; w in what; w++) {
-			n2 = split(what[w], f, " ")
-			label = f[3]
-			for (j = 4; j <= n2; j++)
-				label = label " " f[j]
-			if (!total[f[2], "serial"] || !total[f[2], "parallel"]) {
-				printf "bench-insns: no %s rows\n", f[2]
-				exit 1
-			}
-			printf "%-44s %8.2f %8.2f\n", label, total[f[1], "serial"] / total[f[2], "serial"], total[f[1], "parallel"] / total[f[2], "parallel"]
-		}
-		print "VS_STOCK: stock0 parallel divided by the row (higher is cheaper). batch0: batch, polling; batch1: immediate, polling; batch2: batch, kick_poll_us=0; batch3: batch, polling, suppress_kicks=N; batch4: batch, polling, kick_hint=N; batch5: batch, polling, lead_notify=Y."
+		print "Ratios of these counts: make run\047s verdict (scripts/lib/verdict.spec), from the samples above. batch0: batch, polling; batch1: immediate, polling; batch2: batch, kick_poll_us=0; batch3: batch, polling, suppress_kicks=N; batch4: batch, polling, kick_hint=N; batch5: batch, polling, lead_notify=Y."
 		print "Times are from the same boot, slowed by the plugin."
 		exit bad
 	}' "$guest" "$raw" | tee -a "$out.tmp"

@@ -19,6 +19,10 @@
 # its root reaches the next run. The root stays for inspection until the
 # next run; mounts are removed on every exit, interrupted or not.
 #
+# The run's verdict and report (build/bench/{verdict.txt,report.html,
+# report.png} in the root) are copied to build/fresh/, so that the last
+# verdict can be read, and kept, when the root is gone.
+#
 # Environment: FRESH_SUITE (default bookworm), FRESH_REBUILD=1 (debootstrap
 # anew), FRESH_KEEP_ROOT=0 (remove the root afterwards), V=1.
 set -euo pipefail
@@ -99,6 +103,18 @@ stage() {
 	STAGE_SECS+=($(($(date +%s) - start)))
 	STAGE_RESULTS+=("$([ "$rc" = 0 ] && echo ok || echo "FAILED ($rc)")")
 	return "$rc"
+}
+
+# keep_report: the run's verdict and report out of the root, into
+# build/fresh/; what the run did not write is not there.
+keep_report() {
+	local f
+	for f in verdict.txt report.html report.png; do
+		[ -f "$ROOT$SRC/build/bench/$f" ] || continue
+		cp "$ROOT$SRC/build/bench/$f" "$FRESH/$f" ||
+			say "could not keep the run's $f"
+	done
+	return 0
 }
 
 ensure_debootstrap() {
@@ -224,6 +240,7 @@ main() {
 	[ -n "$MIRROR" ] || die "no Debian mirror in this machine's apt sources"
 	mkdir -p "$FRESH"
 	rm -rf "$LOGS"
+	rm -f "$FRESH/verdict.txt" "$FRESH/report.html" "$FRESH/report.png"
 	mkdir -p "$LOGS"
 	ensure_debootstrap
 
@@ -234,6 +251,7 @@ main() {
 		stage build in_root make &&
 		stage run in_root make run &&
 		stage check in_root make check || rc=$?
+	keep_report
 	cleanup
 	report
 	[ "${FRESH_KEEP_ROOT:-1}" = 1 ] || remove_root

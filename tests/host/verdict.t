@@ -3,7 +3,8 @@
 # tools/bench-report: the verdict "make run" ends with, from the fixture
 # samples of tests/fixtures/bench-report (made-up numbers whose figures
 # are worked out by hand below): paired ratios with their interquartile
-# range, readings, missing stages, a busy host, bad input.
+# range, readings, a figure's own conditions, unstable values, missing
+# stages, a busy host, bad input.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tap.sh
 
@@ -13,7 +14,7 @@ BIN=build/bench-report/bench-report
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-tap_plan 15
+tap_plan 21
 if ! make -s bench-report >"$out/make.log" 2>&1; then
 	tap_diag "$(cat "$out/make.log")"
 	tap_ok "bench-report builds" false
@@ -36,8 +37,10 @@ line() {
 
 report "$F" >"$out/verdict"
 tap_is "$(cat "$out/rc")" 0 "the fixture's verdict is made"
-tap_ok "and fits one page (at most 40 lines)" \
-	test "$(wc -l <"$out/verdict")" -le 40
+# About 40 lines: the spec's figures, and a line for each figure measured
+# under other conditions than its section states (3 here, as in make run).
+tap_ok "and fits one page (at most 44 lines)" \
+	test "$(wc -l <"$out/verdict")" -le 44
 # stock0 parallel (540 + 3j) us and batch0 (140 + 3j) us per load in
 # round j = 0..8: ratios 3.86 down to 3.44, median j = 4: 552/152.
 tap_is "$(line 'all of it, parallel (stock0/batch0)' | head -1)" \
@@ -54,6 +57,55 @@ tap_is "$(line 'batching alone, parallel (batch1/batch0)')" \
 	"deterministic counts have no spread"
 tap_ok "the verdict and the page are written beside it" \
 	cmp -s "$out/verdict" "$out/r/verdict.txt"
+
+# after LABEL: the line after LABEL's.
+after() {
+	grep -A 1 -F "  $1 " "$out/verdict" | sed -n 2p
+}
+
+# The QEMU section states qemu-4098's conditions; its 1000-command
+# figure was measured under qemu-1000's, which differ in one field.
+tap_is "$(after '1000 commands: batching alone')" \
+	"    ^ this figure: 1000 commands per load at cont" \
+	"a figure measured under other conditions than its section's names the difference"
+tap_is "$(after 'op 20 us: batching alone' | cut -c 1-10)" "  op 100 u" \
+	"a figure measured as its section states has no such line"
+
+cp -r "$F" "$out/conds"
+rm "$out/conds/qemu-4098.samples"
+sed -i 's/^@cond .*/@cond 256 MAC_ADDR_SET per cold load, 256-entry rings/' \
+	"$out/conds/cold-256-each.samples"
+report "$out/conds" >"$out/verdict"
+tap_is "$(grep -A 1 '^QEMU 10 as the client' "$out/verdict" | sed -n 2p)" \
+	"  (QEMU 10.0.2, 1000 commands per load at cont, 7 rounds, devices alternating)" \
+	"a section whose own stage is missing states its first measured figure's conditions"
+tap_is "$(after '256 commands, parallel (stock0/batch0)')" \
+	"    ^ this figure: 256 MAC_ADDR_SET per cold load, 256-entry rings" \
+	"conditions lacking the section's fields are given whole"
+
+# Absolute figures: stock0 serial at 10, 10, 10, 10, 20, 30, 30, 30 and
+# 30 us/cmd in rounds 0..8: median 20, quartiles 10 and 30, a middle half
+# as wide as the median; then 15, ..., 20, 25, ...: half as wide.
+# unstable VALUES...: the fixture with stock0/serial's rounds replaced.
+unstable() {
+	local j=0 v
+	rm -rf "$out/wide"
+	cp -r "$F" "$out/wide"
+	sed -i '/^stock0\/serial /d' "$out/wide/cvq-each-poll.samples"
+	for v in "$@"; do
+		echo "stock0/serial $j $((v * 30000)) 30" >>"$out/wide/cvq-each-poll.samples"
+		j=$((j + 1))
+	done
+	report "$out/wide" >"$out/verdict"
+}
+unstable 10 10 10 10 20 30 30 30 30
+tap_is "$(line 'stock vdpa_sim_net, serial, us/cmd')" \
+	"stock vdpa_sim_net, serial, us/cmd 20.0 us/cmd [10.0-30.0] unstable: IQR over 50% of the median" \
+	"a value whose interquartile range is over half its median is unstable"
+unstable 15 15 15 15 20 25 25 25 25
+tap_is "$(line 'stock vdpa_sim_net, serial, us/cmd')" \
+	"stock vdpa_sim_net, serial, us/cmd 20.0 us/cmd [15.0-25.0]" \
+	"at half its median it is not"
 
 cp -r "$F" "$out/partial"
 rm "$out/partial"/qemu-*.samples

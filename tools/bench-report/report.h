@@ -27,6 +27,19 @@ struct run_meta {
 /* Other work above this share of the CPUs makes the verdict warn. */
 #define BUSY_HOST_PCT 10.0
 
+/*
+ * A value (not a ratio, not a count) whose interquartile range is over
+ * this share of its median is read "unstable": its median may move by
+ * half or more from one run to the next. Under TCG most series' middle
+ * half spans 15 to 35 % of the median (make run at 8525d73: 63 of its
+ * 94 timed series, 79 below 40 %). A wider one can be two populations,
+ * as stock's serial loads are (kick each: about 8 and about 21 us/cmd),
+ * and its median lands on whichever holds the larger half of the loads:
+ * 21.0 us/cmd [10.7-22.9] in one run, 39.9 [24.3-44.9] in another (58
+ * and 52 %).
+ */
+#define UNSTABLE_IQR_PCT 50
+
 /* Missing file or keys leave fields empty; never fails. */
 void run_meta_load(struct run_meta *m, const char *path);
 
@@ -40,6 +53,8 @@ void format_number(char *buf, unsigned int len, double v);
 void format_figure(char *buf, unsigned int len, const struct figure *fig,
 		   bool ratio);
 const char *figure_reading(const struct figure *fig);
+/* A value's reading: "" or that it is unstable (UNSTABLE_IQR_PCT). */
+const char *value_reading(const struct figure *fig);
 
 /* XML-escapes @s for text content and attributes. */
 void print_escaped(FILE *f, const char *s);

@@ -4,6 +4,7 @@
  * "|" and trimmed; "#" starts a comment line.
  *
  *   section | STAGE | HEADING            a heading, with STAGE's conditions
+ *                                        (without data: its first figure's)
  *   value   | LABEL | STAGE | SERIES     median [q1-q3] of one series
  *   ratio   | LABEL | STAGE | NUM | DEN  NUM / DEN paired round by round:
  *                                        > 1 means DEN takes less
@@ -12,6 +13,8 @@
  *   plotratios | ID | TITLE | LABEL; LABEL; ...
  *                                        bars of ratios defined above
  *
+ * A value or ratio of a stage whose conditions differ from the section's
+ * is followed by a line with the fields ("a, b, c") that differ.
  * Every figure is computed from the samples here, once; a stage with no
  * data makes its items "not measured", never an error, so that a partial
  * run still reports what it has.

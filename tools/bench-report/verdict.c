@@ -117,6 +117,98 @@ const char *figure_reading(const struct figure *fig)
 	return fig->s.median > 1 ? "faster" : "slower";
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static const char unstable[] =
+	"unstable: IQR over " STR(UNSTABLE_IQR_PCT) "% of the median";
+
+const char *value_reading(const struct figure *fig)
+{
+	const struct ratio_summary *s = &fig->s;
+
+	if (!fig->measured || fig->counts || s->n < 3 || !(s->median > 0))
+		return "";
+	if ((s->q3 - s->q1) * 100 > UNSTABLE_IQR_PCT * s->median)
+		return unstable;
+	return "";
+}
+
+/* Whether the ", "-separated list @list has the field @field (@len). */
+static bool has_field(const char *list, const char *field, size_t len)
+{
+	const char *end;
+
+	for (;;) {
+		end = strstr(list, ", ");
+		if (!end)
+			end = list + strlen(list);
+		if ((size_t)(end - list) == len && !strncmp(list, field, len))
+			return true;
+		if (!*end)
+			return false;
+		list = end + 2;
+	}
+}
+
+/*
+ * A figure's conditions where they differ from its section's: the fields
+ * of @cond that @base lacks ("1000 commands per load at cont" against
+ * "... 4098 commands per load at cont ..."), or all of @cond when it
+ * has fewer fields of its own than @base has that @cond lacks (a claim
+ * of the section with nothing in its place). "" when they agree.
+ */
+static void cond_diff(char *buf, size_t len, const char *cond, const char *base)
+{
+	unsigned int own = 0, lacked = 0, pass;
+	const char *list, *other, *f, *end;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!strcmp(cond, base))
+		return;
+	for (pass = 0; pass < 2; pass++) {
+		list = pass ? base : cond;
+		other = pass ? cond : base;
+		for (f = list; *f; f = *end ? end + 2 : end) {
+			end = strstr(f, ", ");
+			if (!end)
+				end = f + strlen(f);
+			if (has_field(other, f, (size_t)(end - f)))
+				continue;
+			if (pass) {
+				lacked++;
+				continue;
+			}
+			own++;
+			if (used < len)
+				used += (size_t)snprintf(buf + used, len - used,
+							 "%s%.*s",
+							 used ? ", " : "",
+							 (int)(end - f), f);
+		}
+	}
+	if (lacked > own)
+		snprintf(buf, len, "%s", cond);
+}
+
+/* The conditions a section states: its stage's, else its first figure's. */
+static const char *section_cond(const struct spec *spec, unsigned int i)
+{
+	const struct item *it = &spec->items[i];
+
+	if (it->st && it->st->cond[0])
+		return it->st->cond;
+	for (i++; i < spec->n_items && spec->items[i].kind != ITEM_SECTION;
+	     i++) {
+		it = &spec->items[i];
+		if ((it->kind == ITEM_VALUE || it->kind == ITEM_RATIO) &&
+		    it->st && it->st->cond[0])
+			return it->st->cond;
+	}
+	return "";
+}
+
 static void print_host(FILE *f, const struct run_meta *m)
 {
 	fprintf(f, "host: %u CPUs; load average %s before, %s after", m->cpus,
@@ -134,7 +226,8 @@ static void print_host(FILE *f, const struct run_meta *m)
 void print_verdict(FILE *f, const struct spec *spec,
 		   const struct run_meta *meta)
 {
-	char fig[96];
+	char fig[96], own[TEXT_LEN];
+	const char *cond = "", *reading;
 	unsigned int i;
 
 	fprintf(f, "vdpa-batch verdict: commit %s, kernel %s, %s, took %s\n",
@@ -150,18 +243,29 @@ void print_verdict(FILE *f, const struct spec *spec,
 		switch (it->kind) {
 		case ITEM_SECTION:
 			fprintf(f, "%s\n", it->label);
-			if (it->st && it->st->cond[0])
-				fprintf(f, "  (%s)\n", it->st->cond);
+			cond = section_cond(spec, i);
+			if (cond[0])
+				fprintf(f, "  (%s)\n", cond);
 			break;
 		case ITEM_VALUE:
 		case ITEM_RATIO:
 			format_figure(fig, sizeof(fig), &it->fig,
 				      it->kind == ITEM_RATIO);
-			if (it->kind == ITEM_RATIO && it->fig.measured)
+			reading = it->kind == ITEM_RATIO ?
+					  figure_reading(&it->fig) :
+					  value_reading(&it->fig);
+			if (reading[0])
 				fprintf(f, "  %-46s %-22s %s\n", it->label, fig,
-					figure_reading(&it->fig));
+					reading);
 			else
 				fprintf(f, "  %-46s %s\n", it->label, fig);
+			/* Its own conditions, where the section's are not. */
+			if (it->fig.measured && cond[0] && it->st)
+				cond_diff(own, sizeof(own), it->st->cond, cond);
+			else
+				own[0] = '\0';
+			if (own[0])
+				fprintf(f, "    ^ this figure: %s\n", own);
 			break;
 		default:
 			break;
