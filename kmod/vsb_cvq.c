@@ -89,22 +89,22 @@ static u8 vsb_cvq_rx(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 		return VIRTIO_NET_OK;
 	switch (c->cmd) {
 	case VIRTIO_NET_CTRL_RX_PROMISC:
-		mode = &ctrl->promisc;
+		mode = &ctrl->rx.promisc;
 		break;
 	case VIRTIO_NET_CTRL_RX_ALLMULTI:
-		mode = &ctrl->allmulti;
+		mode = &ctrl->rx.allmulti;
 		break;
 	case VIRTIO_NET_CTRL_RX_ALLUNI:
-		mode = &ctrl->alluni;
+		mode = &ctrl->rx.alluni;
 		break;
 	case VIRTIO_NET_CTRL_RX_NOMULTI:
-		mode = &ctrl->nomulti;
+		mode = &ctrl->rx.nomulti;
 		break;
 	case VIRTIO_NET_CTRL_RX_NOUNI:
-		mode = &ctrl->nouni;
+		mode = &ctrl->rx.nouni;
 		break;
 	default:
-		mode = &ctrl->nobcast;
+		mode = &ctrl->rx.nobcast;
 		break;
 	}
 	if (*mode != c->data[0]) {
@@ -447,7 +447,7 @@ void vsb_net_ctrl_reset(struct vsb_net_ctrl *ctrl, const u8 *mac, u16 max_pairs,
 {
 	memset(ctrl, 0, sizeof(*ctrl));
 	memcpy(ctrl->mac, mac, ETH_ALEN);
-	ctrl->promisc = true;
+	ctrl->rx.promisc = true;
 	ctrl->pairs = 1;
 	ctrl->max_pairs = max_pairs;
 	ctrl->offloads = features & VSB_GUEST_OFFLOADS;

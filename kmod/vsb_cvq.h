@@ -49,16 +49,21 @@ struct vsb_mac_table {
 	u8 addr[VSB_MAC_TABLE_ENTRIES][ETH_ALEN];
 };
 
-/* Everything the control queue can change, as the device holds it. */
-struct vsb_net_ctrl {
-	u8 mac[ETH_ALEN];
-	bool announce_pending;
+/* The receive modes the RX class sets (VIRTIO_NET_CTRL_RX_*). */
+struct vsb_rx_mode {
 	bool promisc;
 	bool allmulti;
 	bool alluni;
 	bool nomulti;
 	bool nouni;
 	bool nobcast;
+};
+
+/* Everything the control queue can change, as the device holds it. */
+struct vsb_net_ctrl {
+	u8 mac[ETH_ALEN];
+	bool announce_pending;
+	struct vsb_rx_mode rx;
 	struct vsb_mac_table uni;
 	struct vsb_mac_table multi;
 	u64 vlans[VSB_VLAN_IDS / 64];

@@ -59,14 +59,8 @@ void vsb_rx_filter_update(struct vsb_rx_filter *filter,
 {
 	if (changed & VSB_CTRL_CHANGED_MAC)
 		memcpy(filter->mac, ctrl->mac, ETH_ALEN);
-	if (changed & VSB_CTRL_CHANGED_RX_MODES) {
-		filter->promisc = ctrl->promisc;
-		filter->allmulti = ctrl->allmulti;
-		filter->alluni = ctrl->alluni;
-		filter->nomulti = ctrl->nomulti;
-		filter->nouni = ctrl->nouni;
-		filter->nobcast = ctrl->nobcast;
-	}
+	if (changed & VSB_CTRL_CHANGED_RX_MODES)
+		filter->rx = ctrl->rx;
 	if (changed & VSB_CTRL_CHANGED_MAC_TABLE) {
 		vsb_copy_table(&filter->uni, &ctrl->uni);
 		vsb_copy_table(&filter->multi, &ctrl->multi);
@@ -105,21 +99,21 @@ bool vsb_rx_filter_accepts(const struct vsb_rx_filter *filter, const u8 *frame,
 	if (!filter->ctrl_rx)
 		return multicast ||
 		       ether_addr_equal_unaligned(dest, filter->mac);
-	if (filter->promisc)
+	if (filter->rx.promisc)
 		return true;
 	if (filter->ctrl_vlan && !vsb_vlan_accepts(filter, frame, len))
 		return false;
 	if (is_broadcast_ether_addr(dest))
-		return !filter->nobcast;
+		return !filter->rx.nobcast;
 	if (multicast) {
-		if (filter->nomulti)
+		if (filter->rx.nomulti)
 			return false;
-		return filter->allmulti || filter->multi.overflow ||
+		return filter->rx.allmulti || filter->multi.overflow ||
 		       vsb_in_table(&filter->multi, dest);
 	}
-	if (filter->nouni)
+	if (filter->rx.nouni)
 		return false;
-	return filter->alluni || filter->uni.overflow ||
+	return filter->rx.alluni || filter->uni.overflow ||
 	       ether_addr_equal_unaligned(dest, filter->mac) ||
 	       vsb_in_table(&filter->uni, dest);
 }

@@ -16,12 +16,7 @@
 struct vsb_rx_filter {
 	bool ctrl_rx; /* CTRL_RX negotiated: the modes and tables apply */
 	bool ctrl_vlan; /* CTRL_VLAN negotiated: the VLAN table applies */
-	bool promisc;
-	bool allmulti;
-	bool alluni;
-	bool nomulti;
-	bool nouni;
-	bool nobcast;
+	struct vsb_rx_mode rx;
 	u8 mac[ETH_ALEN];
 	struct vsb_mac_table uni;
 	struct vsb_mac_table multi;

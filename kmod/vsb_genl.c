@@ -164,12 +164,12 @@ static int vsb_put_vlans(struct sk_buff *msg, const struct vsb_net_ctrl *ctrl)
 
 static u32 vsb_rx_modes(const struct vsb_net_ctrl *ctrl)
 {
-	return ctrl->promisc << VIRTIO_NET_CTRL_RX_PROMISC |
-	       ctrl->allmulti << VIRTIO_NET_CTRL_RX_ALLMULTI |
-	       ctrl->alluni << VIRTIO_NET_CTRL_RX_ALLUNI |
-	       ctrl->nomulti << VIRTIO_NET_CTRL_RX_NOMULTI |
-	       ctrl->nouni << VIRTIO_NET_CTRL_RX_NOUNI |
-	       ctrl->nobcast << VIRTIO_NET_CTRL_RX_NOBCAST;
+	return ctrl->rx.promisc << VIRTIO_NET_CTRL_RX_PROMISC |
+	       ctrl->rx.allmulti << VIRTIO_NET_CTRL_RX_ALLMULTI |
+	       ctrl->rx.alluni << VIRTIO_NET_CTRL_RX_ALLUNI |
+	       ctrl->rx.nomulti << VIRTIO_NET_CTRL_RX_NOMULTI |
+	       ctrl->rx.nouni << VIRTIO_NET_CTRL_RX_NOUNI |
+	       ctrl->rx.nobcast << VIRTIO_NET_CTRL_RX_NOBCAST;
 }
 
 /* RSS_CONFIG's or HASH_CONFIG's state; nothing if neither can be sent. */

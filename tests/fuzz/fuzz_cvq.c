@@ -148,10 +148,9 @@ static u8 model_mac(struct cvq_fuzz *z, u8 cmd, const u8 *data, u32 len)
 
 static u8 model_rx(struct cvq_fuzz *z, u8 cmd, const u8 *data, u32 len)
 {
-	bool *modes[] = {
-		&z->want.promisc, &z->want.allmulti, &z->want.alluni,
-		&z->want.nomulti, &z->want.nouni,    &z->want.nobcast
-	};
+	bool *modes[] = { &z->want.rx.promisc, &z->want.rx.allmulti,
+			  &z->want.rx.alluni,  &z->want.rx.nomulti,
+			  &z->want.rx.nouni,   &z->want.rx.nobcast };
 
 	if (!model_has(z, VIRTIO_NET_F_CTRL_RX) || len != 1 || data[0] > 1 ||
 	    cmd >= sizeof(modes) / sizeof(modes[0]) ||
@@ -394,9 +393,10 @@ static bool tables_equal(const struct vsb_mac_table *a,
 static bool modes_equal(const struct vsb_net_ctrl *a,
 			const struct vsb_net_ctrl *b)
 {
-	return a->promisc == b->promisc && a->allmulti == b->allmulti &&
-	       a->alluni == b->alluni && a->nomulti == b->nomulti &&
-	       a->nouni == b->nouni && a->nobcast == b->nobcast;
+	return a->rx.promisc == b->rx.promisc &&
+	       a->rx.allmulti == b->rx.allmulti &&
+	       a->rx.alluni == b->rx.alluni && a->rx.nomulti == b->rx.nomulti &&
+	       a->rx.nouni == b->rx.nouni && a->rx.nobcast == b->rx.nobcast;
 }
 
 /* The VSB_CTRL_CHANGED_* flags that tell a from b. */
@@ -546,12 +546,12 @@ static void setup(struct cvq_fuzz *z)
 	modes = fin_u8(&z->in);
 	if (!(modes & 0x80))
 		return; /* just after reset */
-	c->promisc = modes & 1;
-	c->allmulti = modes & 2;
-	c->alluni = modes & 4;
-	c->nomulti = modes & 8;
-	c->nouni = modes & 16;
-	c->nobcast = modes & 32;
+	c->rx.promisc = modes & 1;
+	c->rx.allmulti = modes & 2;
+	c->rx.alluni = modes & 4;
+	c->rx.nomulti = modes & 8;
+	c->rx.nouni = modes & 16;
+	c->rx.nobcast = modes & 32;
 	c->announce_pending = modes & 64;
 	c->pairs = 1 + fin_below(&z->in, max_pairs);
 	fill_table(z, &c->uni, VSB_MAC_TABLE_ENTRIES);

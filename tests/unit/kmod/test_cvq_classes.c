@@ -144,12 +144,12 @@ static void busy_state(struct vsb_net_ctrl *s)
 	memset(s, STATE_FILL, sizeof(*s));
 	memcpy(s->mac, mac, ETH_ALEN);
 	s->announce_pending = true;
-	s->promisc = true;
-	s->allmulti = false;
-	s->alluni = true;
-	s->nomulti = false;
-	s->nouni = true;
-	s->nobcast = false;
+	s->rx.promisc = true;
+	s->rx.allmulti = false;
+	s->rx.alluni = true;
+	s->rx.nomulti = false;
+	s->rx.nouni = true;
+	s->rx.nobcast = false;
 	s->uni.count = 3;
 	s->uni.overflow = false;
 	for (i = 0; i < 3; i++)
@@ -200,13 +200,13 @@ static const struct {
 	size_t off;
 	size_t size;
 } fields[] = {
-	FIELD(mac),	  FIELD(announce_pending),
-	FIELD(promisc),	  FIELD(allmulti),
-	FIELD(alluni),	  FIELD(nomulti),
-	FIELD(nouni),	  FIELD(nobcast),
-	FIELD(uni),	  FIELD(multi),
-	FIELD(vlans),	  FIELD(pairs),
-	FIELD(max_pairs), FIELD(offloads),
+	FIELD(mac),	   FIELD(announce_pending),
+	FIELD(rx.promisc), FIELD(rx.allmulti),
+	FIELD(rx.alluni),  FIELD(rx.nomulti),
+	FIELD(rx.nouni),   FIELD(rx.nobcast),
+	FIELD(uni),	   FIELD(multi),
+	FIELD(vlans),	   FIELD(pairs),
+	FIELD(max_pairs),  FIELD(offloads),
 };
 
 /* The field state byte off belongs to. */
@@ -381,17 +381,17 @@ static const struct rx_mode {
 	bool extra; /* needs CTRL_RX_EXTRA too */
 } rx_modes[] = {
 	{ "promisc", VIRTIO_NET_CTRL_RX_PROMISC,
-	  offsetof(struct vsb_net_ctrl, promisc), false },
+	  offsetof(struct vsb_net_ctrl, rx.promisc), false },
 	{ "allmulti", VIRTIO_NET_CTRL_RX_ALLMULTI,
-	  offsetof(struct vsb_net_ctrl, allmulti), false },
+	  offsetof(struct vsb_net_ctrl, rx.allmulti), false },
 	{ "alluni", VIRTIO_NET_CTRL_RX_ALLUNI,
-	  offsetof(struct vsb_net_ctrl, alluni), true },
+	  offsetof(struct vsb_net_ctrl, rx.alluni), true },
 	{ "nomulti", VIRTIO_NET_CTRL_RX_NOMULTI,
-	  offsetof(struct vsb_net_ctrl, nomulti), true },
+	  offsetof(struct vsb_net_ctrl, rx.nomulti), true },
 	{ "nouni", VIRTIO_NET_CTRL_RX_NOUNI,
-	  offsetof(struct vsb_net_ctrl, nouni), true },
+	  offsetof(struct vsb_net_ctrl, rx.nouni), true },
 	{ "nobcast", VIRTIO_NET_CTRL_RX_NOBCAST,
-	  offsetof(struct vsb_net_ctrl, nobcast), true },
+	  offsetof(struct vsb_net_ctrl, rx.nobcast), true },
 };
 
 static bool *rx_mode_of(struct vsb_net_ctrl *s, const struct rx_mode *m)
@@ -1136,7 +1136,7 @@ static void reset_want(struct vsb_net_ctrl *want, const u8 *mac, u16 max,
 {
 	memset(want, 0, sizeof(*want));
 	memcpy(want->mac, mac, ETH_ALEN);
-	want->promisc = true;
+	want->rx.promisc = true;
 	want->pairs = 1;
 	want->max_pairs = max;
 	want->offloads = features & FCVQ_GUEST_OFFLOADS;
@@ -1228,7 +1228,7 @@ static void same_state_twice_second_redundant(void **state)
 	cmd_start(&cmds[0], MAC, VIRTIO_NET_CTRL_MAC_ADDR_SET);
 	put_bytes(&cmds[0], mac_new, ETH_ALEN);
 	mac_table_cmd(&cmds[1], 2, 2, 3, 3);
-	rx_cmd(&cmds[2], VIRTIO_NET_CTRL_RX_PROMISC, !f->ctrl.promisc);
+	rx_cmd(&cmds[2], VIRTIO_NET_CTRL_RX_PROMISC, !f->ctrl.rx.promisc);
 	offloads_cmd(&cmds[3], 0);
 	pairs_cmd(&cmds[4], f->ctrl.pairs == 1 ? 2 : 1);
 	for (i = 0; i < ARRAY_SIZE(cmds); i++) {

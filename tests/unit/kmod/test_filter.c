@@ -94,12 +94,12 @@ static void build_state(struct vsb_net_ctrl *s, const struct filter_case *c)
 	if (!(c->state & S_NO_VLANS))
 		for (i = 0; i < ARRAY_SIZE(vids); i++)
 			s->vlans[vids[i] / 64] |= 1ULL << (vids[i] % 64);
-	s->promisc = c->state & S_PROMISC;
-	s->allmulti = c->state & S_ALLMULTI;
-	s->alluni = c->state & S_ALLUNI;
-	s->nomulti = c->state & S_NOMULTI;
-	s->nouni = c->state & S_NOUNI;
-	s->nobcast = c->state & S_NOBCAST;
+	s->rx.promisc = c->state & S_PROMISC;
+	s->rx.allmulti = c->state & S_ALLMULTI;
+	s->rx.alluni = c->state & S_ALLUNI;
+	s->rx.nomulti = c->state & S_NOMULTI;
+	s->rx.nouni = c->state & S_NOUNI;
+	s->rx.nobcast = c->state & S_NOBCAST;
 	if (c->state & S_UNI_OVERFLOW) {
 		s->uni.overflow = true;
 		s->uni.count = 0;
@@ -407,9 +407,10 @@ static bool filter_equal(const struct vsb_rx_filter *a,
 		    memcmp(ta[i]->addr, tb[i]->addr, ta[i]->count * ETH_ALEN))
 			return false;
 	return a->ctrl_rx == b->ctrl_rx && a->ctrl_vlan == b->ctrl_vlan &&
-	       a->promisc == b->promisc && a->allmulti == b->allmulti &&
-	       a->alluni == b->alluni && a->nomulti == b->nomulti &&
-	       a->nouni == b->nouni && a->nobcast == b->nobcast &&
+	       a->rx.promisc == b->rx.promisc &&
+	       a->rx.allmulti == b->rx.allmulti &&
+	       a->rx.alluni == b->rx.alluni && a->rx.nomulti == b->rx.nomulti &&
+	       a->rx.nouni == b->rx.nouni && a->rx.nobcast == b->rx.nobcast &&
 	       !memcmp(a->mac, b->mac, ETH_ALEN) &&
 	       !memcmp(a->vlans, b->vlans, sizeof(a->vlans));
 }
@@ -435,8 +436,8 @@ static void filter_update_copies_only_what_changed(void **state)
 	build_state(&old, &base);
 	new = old;
 	memcpy(new.mac, src, ETH_ALEN);
-	new.promisc = true;
-	new.nobcast = true;
+	new.rx.promisc = true;
+	new.rx.nobcast = true;
 	new.uni.count = 1;
 	new.multi.overflow = true;
 	new.multi.count = 0;
@@ -446,8 +447,8 @@ static void filter_update_copies_only_what_changed(void **state)
 		if (parts[i] & VSB_CTRL_CHANGED_MAC)
 			memcpy(mix.mac, new.mac, ETH_ALEN);
 		if (parts[i] & VSB_CTRL_CHANGED_RX_MODES) {
-			mix.promisc = new.promisc;
-			mix.nobcast = new.nobcast;
+			mix.rx.promisc = new.rx.promisc;
+			mix.rx.nobcast = new.rx.nobcast;
 		}
 		if (parts[i] & VSB_CTRL_CHANGED_MAC_TABLE) {
 			mix.uni = new.uni;
