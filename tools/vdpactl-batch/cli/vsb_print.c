@@ -271,7 +271,7 @@ static void print_mac(struct output *o, const struct vsb_state *st,
 {
 	char mac[MAC_STR_LEN];
 
-	format_mac(st->mac, mac);
+	format_mac(st->cvq.mac, mac);
 	print_string(o, PRINT_ANY, "mac", fmt, mac);
 }
 
@@ -285,20 +285,22 @@ void print_vsb_state(struct output *o, const struct vsb_state *st)
 		print_mac(o, st, "\n  mac %s");
 	if (nl_has(p, VSB_A_RX_MODES)) {
 		print_text(o, " rx_modes");
-		print_rx_modes(o, st->rx_modes, " ");
-		print_mac_list(o, "uni_macs", "uni_overflow", &st->uni);
-		print_mac_list(o, "multi_macs", "multi_overflow", &st->multi);
+		print_rx_modes(o, st->cvq.rx_modes, " ");
+		print_mac_list(o, "uni_macs", "uni_overflow", &st->cvq.uni);
+		print_mac_list(o, "multi_macs", "multi_overflow",
+			       &st->cvq.multi);
 	}
 	if (nl_has(p, VSB_A_VLANS))
-		print_vlans(o, st->vlans);
+		print_vlans(o, st->cvq.vlans);
 	if (nl_has(p, VSB_A_PAIRS))
-		print_uint(o, PRINT_ANY, "pairs", "\n  pairs %u", st->pairs);
+		print_uint(o, PRINT_ANY, "pairs", "\n  pairs %u",
+			   st->cvq.pairs);
 	if (nl_has(p, VSB_A_MAX_PAIRS))
 		print_uint(o, PRINT_ANY, "max_pairs", " max_pairs %u",
 			   st->max_pairs);
 	if (nl_has(p, VSB_A_OFFLOADS)) {
 		print_text(o, "\n  offloads");
-		print_net_features(o, "offloads", st->offloads);
+		print_net_features(o, "offloads", st->cvq.offloads);
 	}
 	if (nl_has(p, VSB_A_LINK)) {
 		print_string(o, PRINT_ANY, "link", "\n  link %s",
@@ -336,12 +338,12 @@ void print_vsb_state_summary(struct output *o, const struct vsb_state *st)
 	print_text(o, "\n  state");
 	print_mac(o, st, " mac %s");
 	print_text(o, " rx_modes");
-	print_rx_modes(o, st->rx_modes, ",");
-	print_text(o, " uni %u%s multi %u%s vlans %u pairs %u/%u", st->uni.n,
-		   st->uni.overflow ? "+overflow" : "", st->multi.n,
-		   st->multi.overflow ? "+overflow" : "",
-		   count_vlans(st->vlans), st->pairs, st->max_pairs);
-	print_text(o, " offloads 0x%" PRIx64, st->offloads);
+	print_rx_modes(o, st->cvq.rx_modes, ",");
+	print_text(o, " uni %u%s multi %u%s vlans %u pairs %u/%u",
+		   st->cvq.uni.n, st->cvq.uni.overflow ? "+overflow" : "",
+		   st->cvq.multi.n, st->cvq.multi.overflow ? "+overflow" : "",
+		   count_vlans(st->cvq.vlans), st->cvq.pairs, st->max_pairs);
+	print_text(o, " offloads 0x%" PRIx64, st->cvq.offloads);
 }
 
 void format_time_approx(double ns, bool at_least, char *buf, size_t len)

@@ -30,14 +30,6 @@
 static const uint8_t mac_first[MAC_LEN] = { 0x02, 0x00, 0x5e, 0x10, 0x00, 1 };
 static const uint8_t mac_case[MAC_LEN] = { 0x02, 0x00, 0x5e, 0x10, 0x00, 2 };
 
-uint64_t inject_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 void inject_sleep_ms(unsigned int ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000,

@@ -120,6 +120,5 @@ int inject_send(struct inject_session *s);
 void inject_observe(struct inject_session *s);
 uint16_t inject_used_idx(const struct inject_session *s);
 void inject_sleep_ms(unsigned int ms);
-uint64_t inject_now_ms(void);
 
 #endif

@@ -18,7 +18,7 @@ void ctrl_model_init(struct ctrl_model *m)
 
 void ctrl_model_set_mac(struct ctrl_model *m, const uint8_t mac[MAC_LEN])
 {
-	memcpy(m->mac, mac, MAC_LEN);
+	memcpy(m->state.mac, mac, MAC_LEN);
 	m->known_mac = true;
 }
 
@@ -26,30 +26,15 @@ void ctrl_model_set_state(struct ctrl_model *m, const struct vsb_state *state)
 {
 	nl_attr_set p = state->present;
 
-	if (nl_has(p, VSB_A_MAC))
-		ctrl_model_set_mac(m, state->mac);
-	if (nl_has(p, VSB_A_RX_MODES)) {
-		m->rx_modes = state->rx_modes;
-		m->known_rx = true;
-	}
+	m->state = state->cvq;
+	m->known_mac = nl_has(p, VSB_A_MAC);
+	m->known_rx = nl_has(p, VSB_A_RX_MODES);
 	/* An empty table is sent as no entries, so the nests are optional. */
-	if (nl_has(p, VSB_A_RX_MODES)) {
-		m->uni = state->uni;
-		m->multi = state->multi;
-		m->known_tables = true;
-	}
-	if (nl_has(p, VSB_A_VLANS)) {
-		memcpy(m->vlans, state->vlans, VSB_VLAN_BYTES);
-		memset(m->vlan_known, 0xff, VSB_VLAN_BYTES);
-	}
-	if (nl_has(p, VSB_A_PAIRS)) {
-		m->pairs = state->pairs;
-		m->known_pairs = true;
-	}
-	if (nl_has(p, VSB_A_OFFLOADS)) {
-		m->offloads = state->offloads;
-		m->known_offloads = true;
-	}
+	m->known_tables = nl_has(p, VSB_A_RX_MODES);
+	memset(m->vlan_known, nl_has(p, VSB_A_VLANS) ? 0xff : 0,
+	       VSB_VLAN_BYTES);
+	m->known_pairs = nl_has(p, VSB_A_PAIRS);
+	m->known_offloads = nl_has(p, VSB_A_OFFLOADS);
 }
 
 static uint16_t le16_at(const uint8_t *p)
@@ -110,7 +95,8 @@ static bool apply_mac_class(struct ctrl_model *m, const struct cvq_cmd *c)
 	if (c->cmd == VIRTIO_NET_CTRL_MAC_ADDR_SET) {
 		if (c->data_len != MAC_LEN)
 			return true;
-		changes = !m->known_mac || memcmp(m->mac, c->data, MAC_LEN);
+		changes = !m->known_mac ||
+			  memcmp(m->state.mac, c->data, MAC_LEN);
 		ctrl_model_set_mac(m, c->data);
 		return changes;
 	}
@@ -119,10 +105,10 @@ static bool apply_mac_class(struct ctrl_model *m, const struct cvq_cmd *c)
 	    !read_mac_list(c, &off, VSB_MAC_ENTRIES - uni.n, &multi) ||
 	    off != c->data_len)
 		return true;
-	changes = !m->known_tables || !same_list(&m->uni, &uni) ||
-		  !same_list(&m->multi, &multi);
-	m->uni = uni;
-	m->multi = multi;
+	changes = !m->known_tables || !same_list(&m->state.uni, &uni) ||
+		  !same_list(&m->state.multi, &multi);
+	m->state.uni = uni;
+	m->state.multi = multi;
 	m->known_tables = true;
 	return changes;
 }
@@ -136,9 +122,9 @@ static bool apply_rx(struct ctrl_model *m, const struct cvq_cmd *c)
 	if (c->cmd > VIRTIO_NET_CTRL_RX_NOBCAST || c->data_len != 1 ||
 	    c->data[0] > 1)
 		return true;
-	modes = c->data[0] ? m->rx_modes | bit : m->rx_modes & ~bit;
-	changes = !m->known_rx || modes != m->rx_modes;
-	m->rx_modes = modes;
+	modes = c->data[0] ? m->state.rx_modes | bit : m->state.rx_modes & ~bit;
+	changes = !m->known_rx || modes != m->state.rx_modes;
+	m->state.rx_modes = modes;
 	m->known_rx = true;
 	return changes;
 }
@@ -155,8 +141,8 @@ static bool apply_vlan(struct ctrl_model *m, const struct cvq_cmd *c)
 	if (vid >= VSB_VLAN_IDS)
 		return true;
 	changes = !vsb_vlan_test(m->vlan_known, vid) ||
-		  vsb_vlan_test(m->vlans, vid) != add;
-	vsb_vlan_assign(m->vlans, vid, add);
+		  vsb_vlan_test(m->state.vlans, vid) != add;
+	vsb_vlan_assign(m->state.vlans, vid, add);
 	vsb_vlan_assign(m->vlan_known, vid, true);
 	return changes;
 }
@@ -176,8 +162,8 @@ static bool apply_mq(struct ctrl_model *m, const struct cvq_cmd *c)
 	if (c->cmd != VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET || c->data_len != 2)
 		return true;
 	pairs = le16_at(c->data);
-	changes = !m->known_pairs || pairs != m->pairs;
-	m->pairs = pairs;
+	changes = !m->known_pairs || pairs != m->state.pairs;
+	m->state.pairs = pairs;
 	m->known_pairs = true;
 	return changes;
 }
@@ -190,8 +176,8 @@ static bool apply_offloads(struct ctrl_model *m, const struct cvq_cmd *c)
 	if (c->cmd != VIRTIO_NET_CTRL_GUEST_OFFLOADS_SET || c->data_len != 8)
 		return true;
 	offloads = le64_at(c->data);
-	changes = !m->known_offloads || offloads != m->offloads;
-	m->offloads = offloads;
+	changes = !m->known_offloads || offloads != m->state.offloads;
+	m->state.offloads = offloads;
 	m->known_offloads = true;
 	return changes;
 }
@@ -230,22 +216,25 @@ const char *ctrl_model_differs(const struct ctrl_model *m,
 {
 	unsigned int i;
 
-	if (m->known_mac && dev->known_mac && memcmp(m->mac, dev->mac, MAC_LEN))
+	if (m->known_mac && dev->known_mac &&
+	    memcmp(m->state.mac, dev->state.mac, MAC_LEN))
 		return "mac";
-	if (m->known_rx && dev->known_rx && m->rx_modes != dev->rx_modes)
+	if (m->known_rx && dev->known_rx &&
+	    m->state.rx_modes != dev->state.rx_modes)
 		return "rx_modes";
 	if (m->known_tables && dev->known_tables &&
-	    (!same_list(&m->uni, &dev->uni) ||
-	     !same_list(&m->multi, &dev->multi)))
+	    (!same_list(&m->state.uni, &dev->state.uni) ||
+	     !same_list(&m->state.multi, &dev->state.multi)))
 		return "mac_tables";
 	for (i = 0; i < VSB_VLAN_BYTES; i++)
-		if ((m->vlans[i] ^ dev->vlans[i]) & m->vlan_known[i] &
-		    dev->vlan_known[i])
+		if ((m->state.vlans[i] ^ dev->state.vlans[i]) &
+		    m->vlan_known[i] & dev->vlan_known[i])
 			return "vlans";
-	if (m->known_pairs && dev->known_pairs && m->pairs != dev->pairs)
+	if (m->known_pairs && dev->known_pairs &&
+	    m->state.pairs != dev->state.pairs)
 		return "pairs";
 	if (m->known_offloads && dev->known_offloads &&
-	    m->offloads != dev->offloads)
+	    m->state.offloads != dev->state.offloads)
 		return "offloads";
 	return NULL;
 }

@@ -18,15 +18,9 @@
 #include "netlink/vsb_msg.h"
 
 struct ctrl_model {
+	struct vsb_cvq_state state;
 	bool known_mac, known_rx, known_tables, known_pairs, known_offloads;
 	uint8_t vlan_known[VSB_VLAN_BYTES]; /* VLANs are known one by one */
-	uint8_t mac[MAC_LEN];
-	uint32_t rx_modes; /* BIT(VIRTIO_NET_CTRL_RX_*) */
-	struct vsb_mac_list uni;
-	struct vsb_mac_list multi;
-	uint8_t vlans[VSB_VLAN_BYTES];
-	uint16_t pairs;
-	uint64_t offloads;
 };
 
 /* Nothing known. */
@@ -35,7 +29,10 @@ void ctrl_model_init(struct ctrl_model *m);
 /* The MAC of the config space (all a device without STATE_GET shows). */
 void ctrl_model_set_mac(struct ctrl_model *m, const uint8_t mac[MAC_LEN]);
 
-/* Every part @state carries. */
+/*
+ * Seeds the model from @state: the parts it carries become known, the
+ * others unknown.
+ */
 void ctrl_model_set_state(struct ctrl_model *m, const struct vsb_state *state);
 
 /*

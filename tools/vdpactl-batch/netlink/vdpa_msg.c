@@ -52,14 +52,6 @@ struct attr_table {
 	nl_attr_set present;
 };
 
-static int parse_table(const struct nlmsghdr *nlh, struct attr_table *t,
-		       const int *required, size_t n_required,
-		       const char **what)
-{
-	return nl_attr_parse(nlh, &vdpa_policy, t->tb, &t->present, required,
-			     n_required, what);
-}
-
 static void copy_str(char *dst, const struct nlattr *attr)
 {
 	if (attr)
@@ -88,7 +80,8 @@ int vdpa_msg_parse_mgmtdev(const struct nlmsghdr *nlh,
 	struct attr_table t;
 	int err;
 
-	err = parse_table(nlh, &t, required, ARRAY_SIZE(required), what);
+	err = nl_attr_parse(nlh, &vdpa_policy, t.tb, &t.present, required,
+			    ARRAY_SIZE(required), what);
 	if (err)
 		return err;
 	*info = (struct vdpa_mgmtdev_info){ .present = t.present };
@@ -110,7 +103,8 @@ int vdpa_msg_parse_dev(const struct nlmsghdr *nlh, struct vdpa_dev_info *info,
 	struct attr_table t;
 	int err;
 
-	err = parse_table(nlh, &t, required, ARRAY_SIZE(required), what);
+	err = nl_attr_parse(nlh, &vdpa_policy, t.tb, &t.present, required,
+			    ARRAY_SIZE(required), what);
 	if (err)
 		return err;
 	*info = (struct vdpa_dev_info){ .present = t.present };
@@ -133,7 +127,8 @@ int vdpa_msg_parse_config(const struct nlmsghdr *nlh,
 	struct attr_table t;
 	int err;
 
-	err = parse_table(nlh, &t, required, ARRAY_SIZE(required), what);
+	err = nl_attr_parse(nlh, &vdpa_policy, t.tb, &t.present, required,
+			    ARRAY_SIZE(required), what);
 	if (err)
 		return err;
 	*config = (struct vdpa_dev_config){ .present = t.present };

@@ -60,8 +60,9 @@ struct vsb_table {
 	nl_attr_set present;
 };
 
-static int parse_table(const struct nlmsghdr *nlh, struct vsb_table *t,
-		       char name[VDPA_NAME_LEN], const char **what)
+/* The table of a reply about one device, which must name it in @name. */
+static int parse_dev_table(const struct nlmsghdr *nlh, struct vsb_table *t,
+			   char name[VDPA_NAME_LEN], const char **what)
 {
 	static const int required[] = { VSB_A_DEV_NAME };
 	int err;
@@ -105,7 +106,7 @@ int vsb_msg_parse_dev(const struct nlmsghdr *nlh, struct vsb_dev_settings *dev,
 	int err;
 
 	*dev = (struct vsb_dev_settings){ 0 };
-	err = parse_table(nlh, &t, dev->name, what);
+	err = parse_dev_table(nlh, &t, dev->name, what);
 	if (err)
 		return err;
 	dev->present = t.present;
@@ -176,7 +177,7 @@ int vsb_msg_parse_stats(const struct nlmsghdr *nlh, struct vsb_stats *stats,
 	int err;
 
 	*stats = (struct vsb_stats){ 0 };
-	err = parse_table(nlh, &t, stats->name, what);
+	err = parse_dev_table(nlh, &t, stats->name, what);
 	if (err)
 		return err;
 	stats->present = t.present;
@@ -258,7 +259,7 @@ int vsb_msg_parse_state(const struct nlmsghdr *nlh, struct vsb_state *state,
 	int err;
 
 	*state = (struct vsb_state){ 0 };
-	err = parse_table(nlh, &t, state->name, what);
+	err = parse_dev_table(nlh, &t, state->name, what);
 	if (err)
 		return err;
 	tb = t.tb;
@@ -268,29 +269,29 @@ int vsb_msg_parse_state(const struct nlmsghdr *nlh, struct vsb_state *state,
 	if (tb[VSB_A_FEATURES])
 		state->features = mnl_attr_get_u64(tb[VSB_A_FEATURES]);
 	if (tb[VSB_A_MAC])
-		memcpy(state->mac, mnl_attr_get_payload(tb[VSB_A_MAC]),
+		memcpy(state->cvq.mac, mnl_attr_get_payload(tb[VSB_A_MAC]),
 		       MAC_LEN);
 	if (tb[VSB_A_RX_MODES])
-		state->rx_modes = mnl_attr_get_u32(tb[VSB_A_RX_MODES]);
+		state->cvq.rx_modes = mnl_attr_get_u32(tb[VSB_A_RX_MODES]);
 	if (tb[VSB_A_VLANS])
-		memcpy(state->vlans, mnl_attr_get_payload(tb[VSB_A_VLANS]),
+		memcpy(state->cvq.vlans, mnl_attr_get_payload(tb[VSB_A_VLANS]),
 		       VSB_VLAN_BYTES);
 	if (tb[VSB_A_PAIRS])
-		state->pairs = mnl_attr_get_u16(tb[VSB_A_PAIRS]);
+		state->cvq.pairs = mnl_attr_get_u16(tb[VSB_A_PAIRS]);
 	if (tb[VSB_A_MAX_PAIRS])
 		state->max_pairs = mnl_attr_get_u16(tb[VSB_A_MAX_PAIRS]);
 	if (tb[VSB_A_OFFLOADS])
-		state->offloads = mnl_attr_get_u64(tb[VSB_A_OFFLOADS]);
+		state->cvq.offloads = mnl_attr_get_u64(tb[VSB_A_OFFLOADS]);
 	if (tb[VSB_A_LINK])
 		state->link_up = mnl_attr_get_u8(tb[VSB_A_LINK]);
 	state->announce_pending = tb[VSB_A_ANNOUNCE_PENDING];
 	parse_rss(tb, state);
 	err = parse_mac_list(tb[VSB_A_UNI_MACS], tb[VSB_A_UNI_OVERFLOW],
-			     &state->uni, what);
+			     &state->cvq.uni, what);
 	if (!err)
 		err = parse_mac_list(tb[VSB_A_MULTI_MACS],
-				     tb[VSB_A_MULTI_OVERFLOW], &state->multi,
-				     what);
+				     tb[VSB_A_MULTI_OVERFLOW],
+				     &state->cvq.multi, what);
 	return err;
 }
 

@@ -90,20 +90,30 @@ struct vsb_mac_list {
 	uint8_t addr[VSB_MAC_ENTRIES][MAC_LEN];
 };
 
-/* STATE_GET */
-struct vsb_state {
-	nl_attr_set present;
-	char name[VDPA_NAME_LEN];
-	uint8_t status;
-	uint64_t features;
+/*
+ * The part of the CVQ-set state that the skip-unchanged model
+ * (load/ctrl_model.h) follows as well as STATE_GET reports it, so both
+ * hold the same struct. RSS, also set through the CVQ, the model does
+ * not follow.
+ */
+struct vsb_cvq_state {
 	uint8_t mac[MAC_LEN];
 	uint32_t rx_modes; /* BIT(VIRTIO_NET_CTRL_RX_*) */
 	struct vsb_mac_list uni;
 	struct vsb_mac_list multi;
 	uint8_t vlans[VSB_VLAN_BYTES];
 	uint16_t pairs;
-	uint16_t max_pairs;
 	uint64_t offloads;
+};
+
+/* STATE_GET */
+struct vsb_state {
+	nl_attr_set present;
+	char name[VDPA_NAME_LEN];
+	uint8_t status;
+	uint64_t features;
+	struct vsb_cvq_state cvq;
+	uint16_t max_pairs;
 	bool link_up;
 	bool announce_pending;
 	/* with RSS or HASH_REPORT: what RSS_CONFIG or HASH_CONFIG set */

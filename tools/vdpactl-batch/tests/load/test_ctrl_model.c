@@ -29,12 +29,12 @@ static void fresh_state(struct vsb_state *st)
 			   1ULL << VSB_A_RX_MODES | 1ULL << VSB_A_VLANS |
 			   1ULL << VSB_A_PAIRS | 1ULL << VSB_A_MAX_PAIRS |
 			   1ULL << VSB_A_OFFLOADS,
-		.mac = { 2, 0, 0, 0, 0, 0x10 },
-		.rx_modes = 1u << VIRTIO_NET_CTRL_RX_PROMISC,
-		.pairs = 1,
+		.cvq.mac = { 2, 0, 0, 0, 0, 0x10 },
+		.cvq.rx_modes = 1u << VIRTIO_NET_CTRL_RX_PROMISC,
+		.cvq.pairs = 1,
 		.max_pairs = 1,
-		.offloads = 1ULL << VIRTIO_NET_F_GUEST_CSUM |
-			    1ULL << VIRTIO_NET_F_GUEST_TSO4,
+		.cvq.offloads = 1ULL << VIRTIO_NET_F_GUEST_CSUM |
+				1ULL << VIRTIO_NET_F_GUEST_TSO4,
 	};
 }
 
@@ -99,10 +99,10 @@ static void state_decides_each_class(void **state)
 	cvq_cmd_rx_mode(&cmds[0], VIRTIO_NET_CTRL_RX_PROMISC, true);
 	cvq_cmd_rx_mode(&cmds[1], VIRTIO_NET_CTRL_RX_ALLMULTI, false);
 	cvq_cmd_mq_pairs(&cmds[2], 1);
-	cvq_cmd_guest_offloads(&cmds[3], st.offloads);
+	cvq_cmd_guest_offloads(&cmds[3], st.cvq.offloads);
 	cvq_cmd_vlan(&cmds[4], false, 9);
 	cvq_cmd_mac_table_set(&cmds[5], NULL, 0, NULL, 0);
-	cvq_cmd_mac_addr_set(&cmds[6], st.mac);
+	cvq_cmd_mac_addr_set(&cmds[6], st.cvq.mac);
 	assert_int_equal(ctrl_model_plan(&m, cmds, 7, order), 0);
 	/* Changes: each sent once, then in place. */
 	cvq_cmd_rx_mode(&cmds[0], VIRTIO_NET_CTRL_RX_PROMISC, false);
@@ -113,8 +113,8 @@ static void state_decides_each_class(void **state)
 	assert_int_equal(ctrl_model_plan(&m, cmds, 5, order), 4);
 	assert_int_equal(order[3], 3);
 	assert_int_equal(ctrl_model_plan(&m, cmds, 5, order), 0);
-	assert_true(vsb_vlan_test(m.vlans, 9));
-	assert_int_equal(m.uni.n, 1);
+	assert_true(vsb_vlan_test(m.state.vlans, 9));
+	assert_int_equal(m.state.uni.n, 1);
 }
 
 static void mac_table_overflow_rules(void **state)
@@ -133,12 +133,12 @@ static void mac_table_overflow_rules(void **state)
 	c->data_len = 4;
 	/* Too short for its count: the device says ERR; always sent. */
 	assert_true(ctrl_model_apply(&m, c));
-	assert_false(m.uni.overflow);
-	st.uni.overflow = true;
+	assert_false(m.state.uni.overflow);
+	st.cvq.uni.overflow = true;
 	ctrl_model_set_state(&m, &st);
 	cvq_cmd_mac_table_set(&cmds[1], NULL, 0, NULL, 0);
 	assert_true(ctrl_model_apply(&m, &cmds[1]));
-	assert_false(m.uni.overflow);
+	assert_false(m.state.uni.overflow);
 }
 
 static void qemu_profile_rounds(void **state)
@@ -172,9 +172,10 @@ static void qemu_profile_rounds(void **state)
 	assert_int_equal(sent, count - 1);
 	assert_int_equal(order[sent - 1], count - 2);
 	assert_int_equal(ctrl_model_plan(&m, cmds, count, order), 0);
-	assert_int_equal(m.offloads, BIT_ULL(VIRTIO_NET_F_GUEST_CSUM));
-	assert_int_equal(m.rx_modes, 1u << VIRTIO_NET_CTRL_RX_ALLMULTI |
-					     1u << VIRTIO_NET_CTRL_RX_ALLUNI);
+	assert_int_equal(m.state.offloads, BIT_ULL(VIRTIO_NET_F_GUEST_CSUM));
+	assert_int_equal(m.state.rx_modes,
+			 1u << VIRTIO_NET_CTRL_RX_ALLMULTI |
+				 1u << VIRTIO_NET_CTRL_RX_ALLUNI);
 }
 
 /*
@@ -232,11 +233,11 @@ static void refused_commands_are_not_applied(void **state)
 	assert_int_equal(n, 2);
 	assert_int_equal(order[0], 0);
 	assert_int_equal(order[1], 2);
-	assert_true(vsb_vlan_test(m.vlans, 9)); /* as planned */
+	assert_true(vsb_vlan_test(m.state.vlans, 9)); /* as planned */
 
 	ctrl_model_settle(&m, &before, cmds, order, n, acks);
-	assert_false(vsb_vlan_test(m.vlans, 9));
-	assert_memory_equal(m.mac, mac, MAC_LEN);
+	assert_false(vsb_vlan_test(m.state.vlans, 9));
+	assert_memory_equal(m.state.mac, mac, MAC_LEN);
 	before = m;
 	assert_int_equal(ctrl_model_plan(&m, cmds, 3, order), 1);
 	assert_int_equal(order[0], 0);
@@ -244,7 +245,7 @@ static void refused_commands_are_not_applied(void **state)
 	/* Both acked OK this time: nothing left to send. */
 	acks[0] = VIRTIO_NET_OK;
 	ctrl_model_settle(&m, &before, cmds, order, 1, acks);
-	assert_true(vsb_vlan_test(m.vlans, 9));
+	assert_true(vsb_vlan_test(m.state.vlans, 9));
 	assert_int_equal(ctrl_model_plan(&m, cmds, 3, order), 0);
 }
 
@@ -265,9 +266,9 @@ static void differs_names_the_part(void **state)
 	cvq_cmd_mac_addr_set(&cmds[1], mac);
 	ctrl_model_apply(&m, &cmds[1]);
 	assert_string_equal(ctrl_model_differs(&m, &dev), "mac");
-	m.pairs = 2;
-	m.mac[5] = st.mac[5];
-	vsb_vlan_assign(m.vlans, 9, false);
+	m.state.pairs = 2;
+	m.state.mac[5] = st.cvq.mac[5];
+	vsb_vlan_assign(m.state.vlans, 9, false);
 	assert_string_equal(ctrl_model_differs(&m, &dev), "pairs");
 	/* A part one side does not know cannot differ. */
 	ctrl_model_init(&blind);

@@ -205,23 +205,23 @@ static void state_reply(void **state)
 	mnl_attr_put(nlh, VSB_A_RSS_STEERING, 0, NULL);
 	assert_int_equal(vsb_msg_parse_state(nlh, &st, &what), 0);
 	assert_int_equal(st.status, 0xf);
-	assert_memory_equal(st.mac, mac, MAC_LEN);
-	assert_int_equal(st.rx_modes, 3);
-	assert_int_equal(st.uni.n, 2);
-	assert_int_equal(st.uni.addr[1][5], 1);
-	assert_false(st.uni.overflow);
-	assert_int_equal(st.multi.n, 0);
-	assert_true(st.multi.overflow);
-	assert_int_equal(st.pairs, 2);
+	assert_memory_equal(st.cvq.mac, mac, MAC_LEN);
+	assert_int_equal(st.cvq.rx_modes, 3);
+	assert_int_equal(st.cvq.uni.n, 2);
+	assert_int_equal(st.cvq.uni.addr[1][5], 1);
+	assert_false(st.cvq.uni.overflow);
+	assert_int_equal(st.cvq.multi.n, 0);
+	assert_true(st.cvq.multi.overflow);
+	assert_int_equal(st.cvq.pairs, 2);
 	assert_int_equal(st.max_pairs, 8);
-	assert_int_equal(st.offloads, 2);
+	assert_int_equal(st.cvq.offloads, 2);
 	assert_int_equal(st.rss_hash_types, 0x3f);
 	assert_memory_equal(st.rss_key, key, sizeof(key));
 	assert_int_equal(st.rss_table_len, 4);
 	assert_int_equal(st.rss_table[3], 1);
 	assert_int_equal(st.rss_unclassified, 1);
 	assert_true(st.rss_steering);
-	assert_int_equal(format_vlan_ranges(st.vlans, text, sizeof(text)),
+	assert_int_equal(format_vlan_ranges(st.cvq.vlans, text, sizeof(text)),
 			 4094);
 	assert_string_equal(text, "1-4094");
 }
