@@ -55,7 +55,7 @@ export V
 W ?= 1
 KBUILD_ARGS = W=$(W) $(if $(C),C=$(C)) $(if $(KCFLAGS),KCFLAGS="$(KCFLAGS)")
 
-KMOD_SRCS := Kbuild $(wildcard kmod/Kbuild kmod/*.[ch])
+KMOD_SRCS := Kbuild $(wildcard kmod/Kbuild kmod/*/*.[ch] kmod/uapi/*.h)
 TESTMOD_SRCS := $(wildcard tests/kmod/Kbuild tests/kmod/*.[ch])
 TOOL_DIR := tools/vdpactl-batch
 TOOL_SRCS := $(shell find $(TOOL_DIR) -type f 2>/dev/null)

@@ -54,7 +54,7 @@ fi
 
 # The module's own version, which "modinfo" and "dkms status" show, must be
 # the package's.
-drv_version=$(sed -n 's/^#define DRV_VERSION "\(.*\)"$/\1/p' "$src_root/kmod/vsb_main.c")
+drv_version=$(sed -n 's/^#define DRV_VERSION "\(.*\)"$/\1/p' "$src_root/kmod/vdpa/vsb_main.c")
 [ "$drv_version" = "$version" ] ||
 	die "$conf: PACKAGE_VERSION $version is not the module's DRV_VERSION '$drv_version'"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What a ring target checks of a chain it took, whatever the layout
- * (split or packed): its shape, and that serving it as kmod/vsb_run.c
+ * (split or packed): its shape, and that serving it as kmod/vdpa/vsb_run.c
  * does -- read part of its readable buffers, write part of its writable
  * ones -- reads what memory holds and writes only where it may.
  */

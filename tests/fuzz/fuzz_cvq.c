@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_cvq: control commands (kmod/vsb_cvq.c) as the module runs them,
+ * fuzz_cvq: control commands (kmod/engine/vsb_cvq.c) as the module runs them,
  * popped from a control queue (tests/unit/kmod/fake_cvq.c) and handled
  * with vsb_cvq_fetch() and vsb_cvq_apply(): fuzzed negotiated features, a fuzzed reachable
  * starting state, then a few commands of any bytes, split over any

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "vsb_port.h"
+#include "vsb_seam.h"
 
 struct fuzz_input {
 	const u8 *data;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_ring: the split-ring engine (kmod/vsb_ring.c) served the way the
- * module serves a queue (kmod/vsb_run.c: pop, read and write the chain,
+ * fuzz_ring: the split-ring engine (kmod/engine/vsb_ring.c) served the way the
+ * module serves a queue (kmod/vdpa/vsb_run.c: pop, read and write the chain,
  * push, publish, notify, re-arm kicks), against a driver that does
  * whatever the input says: chains direct and indirect with any addresses,
  * lengths, flags and links, raw avail entries and indices, an IOTLB with
@@ -241,7 +241,7 @@ static void driver_indirect(struct ring_fuzz *f)
 	fdrv_make_avail(&f->drv, head);
 }
 
-/* ---- the device, as kmod/vsb_run.c runs it ---- */
+/* ---- the device, as kmod/vdpa/vsb_run.c runs it ---- */
 
 static u64 used_elem_addr(const struct ring_fuzz *f, u16 pos)
 {

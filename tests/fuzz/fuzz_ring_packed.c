@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_ring_packed: the packed-ring engine (kmod/vsb_ring_packed.c behind
- * kmod/vsb_ring.c) served the way the module serves a queue (kmod/vsb_run.c:
+ * fuzz_ring_packed: the packed-ring engine (kmod/engine/vsb_ring_packed.c behind
+ * kmod/engine/vsb_ring.c) served the way the module serves a queue (kmod/vdpa/vsb_run.c:
  * pop, read and write the chain, push, publish, notify, disable and re-arm
  * kicks, poll), against a driver that writes whatever the input says:
  * chains in and across the ring's end, indirect tables, flags of the wrong
@@ -793,7 +793,7 @@ static bool check_flush(struct packed_fuzz *f, bool all)
 	return true;
 }
 
-/* ---- the device, as kmod/vsb_run.c runs it ---- */
+/* ---- the device, as kmod/vdpa/vsb_run.c runs it ---- */
 
 /*
  * Whether the device can read every byte of [addr, addr + len): the first

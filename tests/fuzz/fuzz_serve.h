@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The loop a ring target serves a queue with, as kmod/vsb_run.c does
+ * The loop a ring target serves a queue with, as kmod/vdpa/vsb_run.c does
  * (vsb_process_cvq()): pop and serve chains up to a batch limit; when
  * none is left, watch the ring once if kicks are off, then re-arm kicks
  * and look again if they say more came. Each target brings its own

@@ -46,7 +46,7 @@ tap_ok "a PACKAGE_VERSION that is not the module's fails the check" \
 tap_ok "... saying so" grep -q "PACKAGE_VERSION 9.9 is not the module's DRV_VERSION" \
 	<<<"$out"
 
-tree=$(broken_tree build '1i #error deliberately broken' kmod/vsb_main.c)
+tree=$(broken_tree build '1i #error deliberately broken' kmod/vdpa/vsb_main.c)
 out=$(scripts/dkms-check.sh -s "$tree" 2>&1)
 rc=$?
 tap_ok "a module that does not build fails the check" test "$rc" != 0

@@ -102,7 +102,7 @@ toctree_entries() {
 mapfile -t pages < <(ls Documentation/*.rst)
 # The reasons the module gives for NEEDS_RESET, as its log and traces show
 # them; troubleshooting.rst explains each.
-mapfile -t faults < <(sed -n 's/^\t\[VSB_FAULT_[A-Z_]*\] = "\(.*\)",$/\1/p' kmod/vsb_fault.c |
+mapfile -t faults < <(sed -n 's/^\t\[VSB_FAULT_[A-Z_]*\] = "\(.*\)",$/\1/p' kmod/engine/vsb_fault.c |
 	grep -vx none)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -119,7 +119,7 @@ for page in "${pages[@]}"; do
 	fi
 done
 
-tap_ok "kmod/vsb_fault.c names NEEDS_RESET reasons (${#faults[@]})" \
+tap_ok "kmod/engine/vsb_fault.c names NEEDS_RESET reasons (${#faults[@]})" \
 	test "${#faults[@]}" -ge 10
 undocumented=()
 for f in "${faults[@]}"; do

@@ -12,7 +12,7 @@ if [ -z "${VDPACTL:-}" ]; then
 	make -s tool >/dev/null || exit 1
 	VDPACTL=build/tool/vdpactl-batch
 fi
-module=$(sed -n 's/^#define DRV_VERSION "\(.*\)"$/\1/p' kmod/vsb_main.c)
+module=$(sed -n 's/^#define DRV_VERSION "\(.*\)"$/\1/p' kmod/vdpa/vsb_main.c)
 dkms=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
 
 tap_plan 3

@@ -18,7 +18,7 @@ EV=$T/events/vdpa_sim_batch/vsb_needs_reset
 STOCK_TIMEOUT=300
 
 # reason CASE: the vsb_needs_reset reason the case must produce, if any
-# (the names of kmod/vsb_fault.c).
+# (the names of kmod/engine/vsb_fault.c).
 reason() {
 	case $1 in
 	head-range) echo "avail ring head out of range" ;;

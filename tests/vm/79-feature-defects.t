@@ -15,7 +15,7 @@
 . tests/lib/tap.sh
 . tests/vm/lib/testbed.sh
 
-# VSB_FEATURES_DEFAULT in kmod/vsb_main.c: what a device offers unless
+# VSB_FEATURES_DEFAULT in kmod/vdpa/vsb_main.c: what a device offers unless
 # "vdpa dev add ... device_features" says otherwise.
 DEFAULTS=VERSION_1,ACCESS_PLATFORM,ANY_LAYOUT,EVENT_IDX,MAC,MTU,STATUS
 DEFAULTS=$DEFAULTS,CTRL_VQ,CTRL_MAC_ADDR,CTRL_RX,CTRL_RX_EXTRA,CTRL_VLAN,MQ

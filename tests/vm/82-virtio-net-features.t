@@ -14,7 +14,7 @@
 #   - goes away ("vdpa dev del") leaving no interface, and no "needs
 #     reset", warning or ring error in the kernel log.
 # Every device offers CTRL_VQ, which all six but RING_PACKED and
-# RING_EVENT_IDX need (kmod/vsb_features.c). With MQ the device has
+# RING_EVENT_IDX need (kmod/engine/vsb_features.c). With MQ the device has
 # max_vqp 2. Without MQ it cannot: the vdpa core refuses max_vqp without
 # MQ in device_features, so a device that offers RSS without MQ has one
 # pair and its CVQ at 2 in both the spec's reading (2 * max_virtqueue_pairs)

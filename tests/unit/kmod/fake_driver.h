@@ -6,7 +6,7 @@
  * ring fields for malformed input, and reads back used entries.
  *
  * It encodes the ring with <endian.h> directly rather than with the shim's
- * helpers, so a mistake in vsb_host.h cannot cancel itself out.
+ * helpers, so a mistake in vsb_seam_host.h cannot cancel itself out.
  *
  * struct tq pairs one such driver with the device's struct vsb_ring over
  * the same memory, plus the segment array a chain is taken into.

@@ -12,7 +12,7 @@
 #ifndef FAKE_MEM_H
 #define FAKE_MEM_H
 
-#include "vsb_port.h"
+#include "vsb_seam.h"
 
 /* Device addresses [FMEM_BASE, FMEM_BASE + FMEM_SIZE); 0 is never mapped. */
 #define FMEM_BASE 0x10000ULL
@@ -63,7 +63,7 @@ void *fmem_ptr(struct fmem *m, u64 addr, u64 len);
 
 /*
  * Little-endian fields at [addr, addr + 2 or 4), driver side; with
- * <endian.h> directly, so a mistake in vsb_host.h cannot cancel itself
+ * <endian.h> directly, so a mistake in vsb_seam_host.h cannot cancel itself
  * out in the fakes.
  */
 void fmem_put16(struct fmem *m, u64 addr, u16 val);

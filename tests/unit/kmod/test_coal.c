@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Notification coalescing: when a notification goes out
- * (kmod/vsb_coal.c), and the NOTF_COAL commands that set the parameters
- * (kmod/vsb_cvq.c): TX_SET and RX_SET for every queue of a direction,
+ * (kmod/engine/vsb_coal.c), and the NOTF_COAL commands that set the parameters
+ * (kmod/engine/vsb_cvq.c): TX_SET and RX_SET for every queue of a direction,
  * VQ_SET and VQ_GET for one, each only with its feature, with exact sizes
  * and data queues only.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The CVQ cost model's accounting (kmod/vsb_cost.c): which item each
+ * The CVQ cost model's accounting (kmod/engine/vsb_cost.c): which item each
  * command class pays, and what an operation owes -- op once, cmd and the
  * class's extra per command, priced with the model in force when it is
  * paid, nothing for an operation that completes nothing.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Control queue commands (kmod/vsb_cvq.c) sent by the fake driver: framing
+ * Control queue commands (kmod/engine/vsb_cvq.c) sent by the fake driver: framing
  * in any descriptor split, the MAC_ADDR_SET and ANNOUNCE commands, ERR for
  * anything unknown or malformed, and the framing faults (bad-input.md,
  * items 23-27; vhost-vdpa-cvq-driver.md, section 3). Every other class is

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The control classes (kmod/vsb_cvq.c) beyond framing, which test_cvq.c
+ * The control classes (kmod/engine/vsb_cvq.c) beyond framing, which test_cvq.c
  * covers: RX modes, MAC_TABLE_SET and MAC_ADDR_SET, VLAN, MQ,
  * GUEST_OFFLOADS and ANNOUNCE (vhost-vdpa-cvq-driver.md, section 3), and
  * vsb_net_ctrl_reset().

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Device statistics through the control queue (kmod/vsb_devstats.c):
+ * Device statistics through the control queue (kmod/engine/vsb_devstats.c):
  * STATS_QUERY's supported types, STATS_GET's replies in the driver's order
  * with the spec's headers, sizes and counters, and every malformed or
  * unanswerable query answered VIRTIO_NET_ERR with nothing written past the

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Fault names (kmod/vsb_fault.c): what logs and traces show. */
+/* Fault names (kmod/engine/vsb_fault.c): what logs and traces show. */
 
 #include "unit.h"
 
-#include "vsb_port.h"
+#include "vsb_seam.h"
 #include "vsb_fault.h"
 
 static void fault_name_every_value_named_and_distinct(void **state)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * CVQ fault rules (kmod/vsb_fault_rule.c): which rules the device refuses
+ * CVQ fault rules (kmod/engine/vsb_fault_rule.c): which rules the device refuses
  * and why, and which command each selector picks -- the Nth, every Nth,
  * a seeded probability, at most so many times, first rule first -- and
  * what a device reset keeps.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What CVQ fault rules' actions do to a run (kmod/vsb_fault_run.c), on a
+ * What CVQ fault rules' actions do to a run (kmod/engine/vsb_fault_run.c), on a
  * split ring in fake memory: delays taken together wait for the longest,
  * a silent command silences one publish, a reordered completion follows
  * the next one (or ends the run), stall owes nothing, and a held entry

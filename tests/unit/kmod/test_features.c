@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The network device's feature dependencies (kmod/vsb_features.c): every
+ * The network device's feature dependencies (kmod/engine/vsb_features.c): every
  * rule of the spec's list that names a feature the uapi headers know is
  * refused when broken and accepted when kept; the device's own offer and
  * what Linux's virtio_net negotiates from it pass.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The receive filter (kmod/vsb_filter.c), rule by rule and in QEMU's
+ * The receive filter (kmod/engine/vsb_filter.c), rule by rule and in QEMU's
  * order: without CTRL_RX only multicast and the device's own MAC pass;
  * promiscuous mode passes everything; with CTRL_VLAN a tagged frame needs
  * its VLAN id in the table; then broadcast (NOBCAST), multicast (NOMULTI,

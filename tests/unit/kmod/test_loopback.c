@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The loopback data path (kmod/vsb_loopback.c): frames the fake driver
+ * The loopback data path (kmod/engine/vsb_loopback.c): frames the fake driver
  * transmits come back on its receive queue through the receive filter;
  * every transmit buffer is given back whatever happens on the receive
  * side (stock defect F), a frame that does not fit is dropped and counted

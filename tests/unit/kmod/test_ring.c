@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The split-ring engine (kmod/vsb_ring.c) against a fake driver in fake
+ * The split-ring engine (kmod/engine/vsb_ring.c) against a fake driver in fake
  * memory: ring setup checks, chain walks, every descriptor fault of the
  * bad-input matrix (bad-input.md, section 2), used ring updates and both
  * notification suppression schemes.

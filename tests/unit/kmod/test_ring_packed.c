@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The packed-ring engine (kmod/vsb_ring_packed.c) against a fake driver in
+ * The packed-ring engine (kmod/engine/vsb_ring_packed.c) against a fake driver in
  * fake memory: setup checks, chains across the ring's end, ids completed
  * out of order, indirect tables, the packed-specific driver errors (flags
  * of the wrong lap, bad and reused ids), batched used descriptors, both

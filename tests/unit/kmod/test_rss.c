@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * RSS and hash reports (kmod/vsb_rss.c, the MQ class of kmod/vsb_cvq.c,
- * kmod/vsb_loopback.c): the Toeplitz hash against the verification table
+ * RSS and hash reports (kmod/engine/vsb_rss.c, the MQ class of kmod/engine/vsb_cvq.c,
+ * kmod/engine/vsb_loopback.c): the Toeplitz hash against the verification table
  * of Microsoft's RSS specification ("Verifying the RSS Hash Calculation",
  * its 40-byte key), RSS_CONFIG and HASH_CONFIG checked to the byte and
  * refused with the state unchanged, and frames through the loopback

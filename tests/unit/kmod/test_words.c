@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The plan the module's physical path moves guest memory by
- * (kmod/vsb_words.h): for every start and length a ring access can have,
+ * (kmod/engine/vsb_words.h): for every start and length a ring access can have,
  * the pieces are naturally aligned, cover the range exactly once, and
  * every naturally aligned 2-, 4- or 8-byte field inside the range -- a
  * ring index, flags, an event field, a used element's id -- lies within

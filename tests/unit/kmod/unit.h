@@ -2,7 +2,7 @@
 /*
  * What every unit test file includes first: cmocka, with the headers it
  * needs before it, and the kernel's ARRAY_SIZE for the tests' own tables
- * (vsb_host.h has the same, for the code under test).
+ * (vsb_seam_host.h has the same, for the code under test).
  * FEATURE(bit) is a feature bit's mask, for the tests' feature sets.
  */
 #ifndef UNIT_H

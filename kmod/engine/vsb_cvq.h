@@ -10,7 +10,7 @@
 #ifndef VSB_CVQ_H
 #define VSB_CVQ_H
 
-#include "vsb_port.h"
+#include "vsb_seam.h"
 #include "vsb_coal.h"
 #include "vsb_devstats.h"
 #include "vsb_features.h"

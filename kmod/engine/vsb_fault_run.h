@@ -9,7 +9,7 @@
 #ifndef VSB_FAULT_RUN_H
 #define VSB_FAULT_RUN_H
 
-#include "vsb_port.h"
+#include "vsb_seam.h"
 #include "vsb_fault_rule.h"
 #include "vsb_ring.h"
 

@@ -7,7 +7,7 @@
 #ifndef VSB_LOOPBACK_H
 #define VSB_LOOPBACK_H
 
-#include "vsb_port.h"
+#include "vsb_seam.h"
 #include "vsb_ring.h"
 #include "vsb_filter.h"
 #include "vsb_rss.h"

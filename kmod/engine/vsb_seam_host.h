@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Host side of the seam in kmod/vsb_port.h: just the kernel names that the
- * kernel-free files (vsb_ring.c, vsb_cvq.c, vsb_devstats.c, vsb_coal.c,
- * vsb_filter.c, vsb_loopback.c, vsb_fault.c) use, with their kernel meaning, so the same
- * .c files build into the host unit tests. Add a name here only when one
- * of those files starts using it.
+ * Host side of the seam in vsb_seam.h: just the kernel names that the
+ * engine's files (this folder) use, with their kernel meaning, so that
+ * the same .c files build into the host unit tests and fuzzers. Add a
+ * name here only when one of those files starts using it.
  */
-#ifndef VSB_HOST_H
-#define VSB_HOST_H
+#ifndef VSB_SEAM_HOST_H
+#define VSB_SEAM_HOST_H
 
 /* -EIO, -EINVAL returned by the ring engine; -EFAULT, -EPERM by fake memory */
 #include <errno.h>
@@ -204,4 +203,4 @@ static inline bool ether_addr_equal_unaligned(const u8 *addr1, const u8 *addr2)
 #define vsb_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define vsb_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
 
-#endif /* VSB_HOST_H */
+#endif /* VSB_SEAM_HOST_H */

@@ -9,7 +9,7 @@
 #ifndef VSB_RSS_H
 #define VSB_RSS_H
 
-#include "vsb_port.h"
+#include "vsb_seam.h"
 
 /* Config space: rss_max_key_size and rss_max_indirection_table_length. */
 #define VSB_RSS_KEY_SIZE 40

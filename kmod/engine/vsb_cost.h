@@ -13,7 +13,7 @@
 #ifndef VSB_COST_H
 #define VSB_COST_H
 
-#include "vsb_port.h"
+#include "vsb_seam.h"
 #include "uapi/vdpa_sim_batch.h"
 
 /* The items of the model, indexed as their netlink attributes. */

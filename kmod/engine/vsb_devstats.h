@@ -13,7 +13,7 @@
 #define VSB_DEVSTATS_H
 
 #include "vsb_net.h"
-#include "vsb_port.h"
+#include "vsb_seam.h"
 
 struct vsb_cvq_cmd;
 

@@ -511,7 +511,7 @@ static int vsb_mem_xfer(struct vsb_vq *vq, u64 addr, void *buf, u32 len,
 	return 0;
 }
 
-/* The ring engine's guest memory (vsb_port.h); @priv is the queue. */
+/* The ring engine's guest memory (vsb_seam.h); @priv is the queue. */
 int vsb_iotlb_read(void *priv, u64 addr, void *buf, u32 len)
 {
 	return vsb_mem_xfer(priv, addr, buf, len, false);

@@ -10,7 +10,7 @@
 #ifndef VSB_WORDS_H
 #define VSB_WORDS_H
 
-#include "vsb_port.h"
+#include "vsb_seam.h"
 
 /*
  * The widest naturally aligned access, of at most 8 bytes, that starts at

@@ -9,7 +9,7 @@
 #ifndef VSB_RING_H
 #define VSB_RING_H
 
-#include "vsb_port.h"
+#include "vsb_seam.h"
 #include "vsb_fault.h"
 
 /*

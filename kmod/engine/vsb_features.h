@@ -6,7 +6,7 @@
 #ifndef VSB_FEATURES_H
 #define VSB_FEATURES_H
 
-#include "vsb_port.h"
+#include "vsb_seam.h"
 
 /*
  * What the device cannot work without: the little-endian (modern) layout,

@@ -10,7 +10,7 @@
 #ifndef VSB_COAL_H
 #define VSB_COAL_H
 
-#include "vsb_port.h"
+#include "vsb_seam.h"
 
 #define VSB_NET_F_VQ_NOTF_COAL 52
 #define VSB_CTRL_NOTF_COAL 6

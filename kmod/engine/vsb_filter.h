@@ -10,7 +10,7 @@
 #ifndef VSB_FILTER_H
 #define VSB_FILTER_H
 
-#include "vsb_port.h"
+#include "vsb_seam.h"
 #include "vsb_cvq.h"
 
 struct vsb_rx_filter {

@@ -10,7 +10,7 @@
 #ifndef VSB_FAULT_RULE_H
 #define VSB_FAULT_RULE_H
 
-#include "vsb_port.h"
+#include "vsb_seam.h"
 #include "uapi/vdpa_sim_batch.h"
 
 /* A rule's class or command that matches any. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Names of the driver errors in vsb_fault.h, for logs and traces. */
 
-#include "vsb_port.h"
+#include "vsb_seam.h"
 #include "vsb_fault.h"
 
 static const char *const vsb_fault_names[VSB_FAULT_COUNT] = {

@@ -5,12 +5,12 @@
  * places it is built: the module, and the host unit tests and fuzzers.
  *
  * Kernel-free code includes only this header. In the module it maps to the
- * kernel's own headers; on the host tests/unit/kmod/vsb_host.h provides the
- * same names (fixed-width types, byte-order and unaligned-access helpers,
- * Ethernet address tests, barriers, errno).
+ * kernel's own headers; on the host vsb_seam_host.h, beside it, provides
+ * the same names (fixed-width types, byte-order and unaligned-access
+ * helpers, Ethernet address tests, barriers, errno).
  */
-#ifndef VSB_PORT_H
-#define VSB_PORT_H
+#ifndef VSB_SEAM_H
+#define VSB_SEAM_H
 
 #ifdef __KERNEL__
 #include <linux/errno.h>
@@ -40,7 +40,7 @@
 /* write barrier: see the comment at each use */
 #define vsb_wmb() smp_wmb()
 #else
-#include "vsb_host.h"
+#include "vsb_seam_host.h"
 #endif
 
 /*
@@ -48,7 +48,7 @@
  * translated and permission-checked by the host of this code. Both
  * return 0 or a negative errno; a partial access is a failure.
  *
- * The module has one kind, kmod/vsb_mem.c's, and calls it directly: an
+ * The module has one kind, kmod/vdpa/vsb_mem.c's, and calls it directly: an
  * indirect call for every access of every command would be a retpoline
  * on many x86 CPUs. The host tests and fuzzers have several (faults, an
  * access log) and pick one per ring through ops.
@@ -97,4 +97,4 @@ static inline int vsb_mem_write(const struct vsb_mem *mem, u64 addr,
 }
 #endif
 
-#endif /* VSB_PORT_H */
+#endif /* VSB_SEAM_H */
