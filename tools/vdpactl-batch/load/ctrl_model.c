@@ -11,6 +11,9 @@
 #include "lib/util.h"
 #include "load/ctrl_model.h"
 
+/* Every RX mode, as a device's state reports them all. */
+#define CTRL_MODEL_RX_ALL ((1u << (VIRTIO_NET_CTRL_RX_NOBCAST + 1)) - 1)
+
 void ctrl_model_init(struct ctrl_model *m)
 {
 	*m = (struct ctrl_model){ 0 };
@@ -28,7 +31,7 @@ void ctrl_model_set_state(struct ctrl_model *m, const struct vsb_state *state)
 
 	m->state = state->cvq;
 	m->known_mac = nl_has(p, VSB_A_MAC);
-	m->known_rx = nl_has(p, VSB_A_RX_MODES);
+	m->rx_known = nl_has(p, VSB_A_RX_MODES) ? CTRL_MODEL_RX_ALL : 0;
 	/* An empty table is sent as no entries, so the nests are optional. */
 	m->known_tables = nl_has(p, VSB_A_RX_MODES);
 	memset(m->vlan_known, nl_has(p, VSB_A_VLANS) ? 0xff : 0,
@@ -123,9 +126,10 @@ static bool apply_rx(struct ctrl_model *m, const struct cvq_cmd *c)
 	    c->data[0] > 1)
 		return true;
 	modes = c->data[0] ? m->state.rx_modes | bit : m->state.rx_modes & ~bit;
-	changes = !m->known_rx || modes != m->state.rx_modes;
+	/* A command tells its own mode: the others stay as known as they were. */
+	changes = !(m->rx_known & bit) || modes != m->state.rx_modes;
 	m->state.rx_modes = modes;
-	m->known_rx = true;
+	m->rx_known |= bit;
 	return changes;
 }
 
@@ -219,8 +223,8 @@ const char *ctrl_model_differs(const struct ctrl_model *m,
 	if (m->known_mac && dev->known_mac &&
 	    memcmp(m->state.mac, dev->state.mac, MAC_LEN))
 		return "mac";
-	if (m->known_rx && dev->known_rx &&
-	    m->state.rx_modes != dev->state.rx_modes)
+	if ((m->state.rx_modes ^ dev->state.rx_modes) & m->rx_known &
+	    dev->rx_known)
 		return "rx_modes";
 	if (m->known_tables && dev->known_tables &&
 	    (!same_list(&m->state.uni, &dev->state.uni) ||

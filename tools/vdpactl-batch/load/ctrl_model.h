@@ -19,7 +19,9 @@
 
 struct ctrl_model {
 	struct vsb_cvq_state state;
-	bool known_mac, known_rx, known_tables, known_pairs, known_offloads;
+	bool known_mac, known_tables, known_pairs, known_offloads;
+	/* RX modes are set one by one, and known one by one */
+	uint32_t rx_known; /* BIT(VIRTIO_NET_CTRL_RX_*) */
 	uint8_t vlan_known[VSB_VLAN_BYTES]; /* VLANs are known one by one */
 };
 

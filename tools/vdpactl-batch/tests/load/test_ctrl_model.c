@@ -87,6 +87,27 @@ static void config_mac_only(void **state)
 	assert_int_equal(order[2], 4); /* RX modes unknown: sent */
 }
 
+/*
+ * Without the device's state, an RX command tells only its own mode: one
+ * that turns promiscuous mode on says nothing of allmulti, so turning
+ * allmulti off afterwards must still be sent.
+ */
+static void rx_modes_are_known_one_by_one(void **state)
+{
+	struct ctrl_model m;
+
+	(void)state;
+	ctrl_model_init(&m);
+	cvq_cmd_rx_mode(&cmds[0], VIRTIO_NET_CTRL_RX_PROMISC, true);
+	cvq_cmd_rx_mode(&cmds[1], VIRTIO_NET_CTRL_RX_ALLMULTI, false);
+	cvq_cmd_rx_mode(&cmds[2], VIRTIO_NET_CTRL_RX_PROMISC, true);
+	assert_int_equal(ctrl_model_plan(&m, cmds, 3, order), 2);
+	assert_int_equal(order[0], 0);
+	assert_int_equal(order[1], 1);
+	/* Both told now: the same load again changes nothing. */
+	assert_int_equal(ctrl_model_plan(&m, cmds, 3, order), 0);
+}
+
 static void state_decides_each_class(void **state)
 {
 	static const uint8_t uni[][MAC_LEN] = { { 2, 0, 0, 0xaa, 0, 1 } };
@@ -281,6 +302,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(unknown_state_sends_everything_once),
 		cmocka_unit_test(config_mac_only),
+		cmocka_unit_test(rx_modes_are_known_one_by_one),
 		cmocka_unit_test(state_decides_each_class),
 		cmocka_unit_test(mac_table_overflow_rules),
 		cmocka_unit_test(qemu_profile_rounds),
