@@ -134,20 +134,25 @@ const char *value_reading(const struct figure *fig)
 	return "";
 }
 
+/* Where the field at @f of a ", "-separated list ends. */
+static const char *field_end(const char *f)
+{
+	const char *end = strstr(f, ", ");
+
+	return end ? end : f + strlen(f);
+}
+
 /* Whether the ", "-separated list @list has the field @field (@len). */
 static bool has_field(const char *list, const char *field, size_t len)
 {
 	const char *end;
 
-	for (;;) {
-		end = strstr(list, ", ");
-		if (!end)
-			end = list + strlen(list);
+	for (;; list = end + 2) {
+		end = field_end(list);
 		if ((size_t)(end - list) == len && !strncmp(list, field, len))
 			return true;
 		if (!*end)
 			return false;
-		list = end + 2;
 	}
 }
 
@@ -171,9 +176,7 @@ static void cond_diff(char *buf, size_t len, const char *cond, const char *base)
 		list = pass ? base : cond;
 		other = pass ? cond : base;
 		for (f = list; *f; f = *end ? end + 2 : end) {
-			end = strstr(f, ", ");
-			if (!end)
-				end = f + strlen(f);
+			end = field_end(f);
 			if (has_field(other, f, (size_t)(end - f)))
 				continue;
 			if (pass) {
