@@ -161,9 +161,9 @@ void vsb_cvq_apply(const struct vsb_cvq_cmd *cmd, struct vsb_net_ctrl *ctrl,
 void vsb_cvq_reply(const struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res);
 
 /*
- * The command reader, which the class handlers (here and in their own
- * files: devstats, RSS, coalescing) share: inline, so that no handler
- * calls back into the file that dispatches to it.
+ * The command reader the class handlers share, here and in a file of
+ * their own (vsb_devstats.c): inline, so that no handler calls back into
+ * the file that dispatches to it.
  */
 
 /* A command's header: { u8 class; u8 cmd; } */
