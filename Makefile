@@ -188,9 +188,12 @@ $(INSN_PLUGIN): tools/insn-count/insn_count.c
 	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared \
 		-fvisibility=hidden -o $@ $<
 
+# A test program may build in files of the tool's library.
+TESTTOOL_LIB_simmark := $(TOOL_DIR)/lib/sim_mark.c
+$(BUILD)/testtools/simmark: $(TESTTOOL_LIB_simmark)
 $(BUILD)/testtools/%: tests/tools/%.c $(wildcard tests/tools/*.h)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(TESTTOOL_CFLAGS) -o $@ $<
+	$(Q)$(CC) $(TESTTOOL_CFLAGS) -I$(TOOL_DIR) -o $@ $< $(TESTTOOL_LIB_$*)
 
 $(TB_IMAGE): $(TB_KO) $(TB_OTHER_KO) $(TB_TESTMOD) $(TB_STOCK) $(if $(HAVE_TOOL),$(TOOL_BIN)) $(TESTTOOLS) \
 		$(BENCH_REPORT_BIN) $(TB_INPUTS)

@@ -21,9 +21,11 @@ oldest-uapi: $(OLDEST_UAPI)/linux/vhost.h $(OLDEST_UAPI_TESTTOOLS)
 		CFLAGS="$(OLDEST_UAPI_CFLAGS)" all tests
 	@echo 'oldest-uapi: vdpactl-batch and tests/tools build against $(shell cat $(BUILD)/uapi/oldest/version 2>/dev/null)'
 
+$(OLDEST_UAPI_OUT)/testtools/simmark: $(TESTTOOL_LIB_simmark)
 $(OLDEST_UAPI_OUT)/testtools/%: tests/tools/%.c $(wildcard tests/tools/*.h) $(OLDEST_UAPI)/linux/vhost.h
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(TESTTOOL_CFLAGS) $(OLDEST_UAPI_CFLAGS) -o $@ $<
+	$(Q)$(CC) $(TESTTOOL_CFLAGS) $(OLDEST_UAPI_CFLAGS) -I$(TOOL_DIR) -o $@ $< \
+		$(TESTTOOL_LIB_$*)
 
 $(OLDEST_UAPI)/linux/vhost.h:
 	$(error no oldest UAPI headers in $(OLDEST_UAPI): run 'make setup')

@@ -14,9 +14,12 @@
  * stop of the same slot, whichever vCPU executes them, and counts what
  * all vCPUs executed meanwhile: the client, its system calls, the device's
  * worker, interrupts, idle. Each window appends one line to the file
- * given as "out=PATH":
+ * given as "out=PATH", the sums first, then each vCPU's part:
  *
- *   slot=S user=U kernel=K
+ *   slot=S user=U kernel=K vcpu0.user=U0 vcpu0.kernel=K0 vcpu1.user=...
+ *
+ * With the client pinned to one vCPU and the device's worker to another,
+ * the parts tell the device's instructions from the client's.
  *
  * Counting is per translation block, when the block starts; a window is
  * off by at most the rest of the block its markers sit in.
@@ -24,12 +27,13 @@
  * With "profile=PATH" the plugin also says where the instructions went:
  * each translation block counts what it executed while a window was open,
  * in the slot of the window started last (a run's loads do not overlap),
- * and at exit PATH gets one line per block and slot,
+ * and at exit PATH gets one line per block, slot and vCPU,
  *
- *   slot=S pc=0xADDR insns=N
+ *   slot=S pc=0xADDR insns=N vcpu=V
  *
  * ADDR being the block's first guest virtual address (16 hex digits),
  * which scripts/lib/insn-profile.awk names after the guest's kallsyms.
+ * vCPUs from PROFILE_VCPUS on are profiled as the last one below it.
  * A block retranslated at the same address gets a line of its own.
  *
  * Usage: qemu-system-x86_64 -plugin insn_count.so,out=PATH[,profile=PATH] ...
@@ -72,6 +76,10 @@ void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
 					    qemu_plugin_vcpu_udata_cb_t cb,
 					    enum qemu_plugin_cb_flags flags,
 					    void *userdata);
+typedef void (*qemu_plugin_vcpu_simple_cb_t)(qemu_plugin_id_t id,
+					     unsigned int vcpu_index);
+void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id,
+				       qemu_plugin_vcpu_simple_cb_t cb);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
 				    qemu_plugin_udata_cb_t cb, void *userdata);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
@@ -88,6 +96,8 @@ INSN_COUNT_EXPORT int qemu_plugin_version = 1;
 
 #define MAX_VCPUS 64
 #define SLOTS 16
+/* The test bed boots 2; a block's profile holds this many. */
+#define PROFILE_VCPUS 4
 #define MARK_LEN 8
 #define MARK_START 1
 #define MARK_STOP 2
@@ -98,7 +108,10 @@ enum { USER, KERNEL, MODES };
 
 /* Written only by the vCPU's own thread; read by any at a marker. */
 static uint64_t counts[MAX_VCPUS][MODES];
-static uint64_t window_start[SLOTS][MODES];
+/* Where each vCPU's counts stood at its slot's start marker. */
+static uint64_t window_start[SLOTS][MAX_VCPUS][MODES];
+/* vCPUs started so far: the parts a window line gives. */
+static unsigned int n_vcpus;
 static FILE *out;
 
 /* One translated block, with profile=: what it ran in each slot's windows. */
@@ -106,7 +119,7 @@ struct tb_profile {
 	struct tb_profile *next;
 	uint64_t vaddr;
 	uintptr_t udata; /* tb_exec()'s: instructions << 1 | mode */
-	uint64_t execs[SLOTS];
+	uint64_t execs[SLOTS][PROFILE_VCPUS];
 };
 
 static FILE *profile_out;
@@ -115,16 +128,47 @@ static struct tb_profile *profiles;
 /* The slot of the window started last, or -1 once it stopped. */
 static int profile_slot = -1;
 
-static void sum_counts(uint64_t sum[MODES])
+static void read_counts(uint64_t now[MAX_VCPUS][MODES])
 {
 	unsigned int v, m;
 
-	for (m = 0; m < MODES; m++)
-		sum[m] = 0;
 	for (v = 0; v < MAX_VCPUS; v++)
 		for (m = 0; m < MODES; m++)
-			sum[m] += __atomic_load_n(&counts[v][m],
-						  __ATOMIC_RELAXED);
+			now[v][m] = __atomic_load_n(&counts[v][m],
+						    __ATOMIC_RELAXED);
+}
+
+static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
+{
+	unsigned int n = __atomic_load_n(&n_vcpus, __ATOMIC_RELAXED);
+
+	(void)id;
+	while (vcpu < MAX_VCPUS && vcpu >= n &&
+	       !__atomic_compare_exchange_n(&n_vcpus, &n, vcpu + 1, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+/* One window's line: the sums, then each vCPU's part. */
+static void window_write(unsigned int slot,
+			 const uint64_t now[MAX_VCPUS][MODES])
+{
+	unsigned int v, n = __atomic_load_n(&n_vcpus, __ATOMIC_RELAXED);
+	unsigned long long d[MAX_VCPUS][MODES], sum[MODES] = { 0 };
+
+	for (v = 0; v < MAX_VCPUS; v++) {
+		d[v][USER] = now[v][USER] - window_start[slot][v][USER];
+		d[v][KERNEL] = now[v][KERNEL] - window_start[slot][v][KERNEL];
+		sum[USER] += d[v][USER];
+		sum[KERNEL] += d[v][KERNEL];
+	}
+	fprintf(out, "slot=%u user=%llu kernel=%llu", slot, sum[USER],
+		sum[KERNEL]);
+	for (v = 0; v < n; v++)
+		fprintf(out, " vcpu%u.user=%llu vcpu%u.kernel=%llu", v,
+			d[v][USER], v, d[v][KERNEL]);
+	fputc('\n', out);
+	fflush(out);
 }
 
 static void tb_exec(unsigned int vcpu, void *udata)
@@ -139,10 +183,10 @@ static void tb_exec(unsigned int vcpu, void *udata)
 static void mark_exec(unsigned int vcpu, void *udata)
 {
 	unsigned int code = (uintptr_t)udata, slot = code & 0xf;
-	uint64_t now[MODES];
+	uint64_t now[MAX_VCPUS][MODES];
 
 	(void)vcpu;
-	sum_counts(now);
+	read_counts(now);
 	if (code >> 4 == MARK_START) {
 		memcpy(window_start[slot], now, sizeof(now));
 		__atomic_store_n(&profile_slot, slot, __ATOMIC_RELAXED);
@@ -151,12 +195,7 @@ static void mark_exec(unsigned int vcpu, void *udata)
 
 		__atomic_compare_exchange_n(&profile_slot, &open, -1, false,
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-		fprintf(out, "slot=%u user=%llu kernel=%llu\n", slot,
-			(unsigned long long)(now[USER] -
-					     window_start[slot][USER]),
-			(unsigned long long)(now[KERNEL] -
-					     window_start[slot][KERNEL]));
-		fflush(out);
+		window_write(slot, now);
 	}
 }
 
@@ -166,8 +205,10 @@ static void tb_exec_profiled(unsigned int vcpu, void *udata)
 	int slot = __atomic_load_n(&profile_slot, __ATOMIC_RELAXED);
 
 	tb_exec(vcpu, (void *)p->udata);
+	if (vcpu >= PROFILE_VCPUS)
+		vcpu = PROFILE_VCPUS - 1;
 	if (slot >= 0)
-		__atomic_fetch_add(&p->execs[slot], 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&p->execs[slot][vcpu], 1, __ATOMIC_RELAXED);
 }
 
 /*
@@ -237,16 +278,20 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 static void profile_write(void)
 {
 	const struct tb_profile *p;
-	unsigned int s;
+	unsigned int s, v;
 
 	for (p = __atomic_load_n(&profiles, __ATOMIC_ACQUIRE); p; p = p->next)
 		for (s = 0; s < SLOTS; s++)
-			if (p->execs[s])
-				fprintf(profile_out,
-					"slot=%u pc=0x%016llx insns=%llu\n", s,
-					(unsigned long long)p->vaddr,
-					(unsigned long long)(p->execs[s] *
-							     (p->udata >> 1)));
+			for (v = 0; v < PROFILE_VCPUS; v++)
+				if (p->execs[s][v])
+					fprintf(profile_out,
+						"slot=%u pc=0x%016llx insns=%llu vcpu=%u\n",
+						s, (unsigned long long)p->vaddr,
+						(unsigned long long)(p->execs[s]
+									     [v] *
+								     (p->udata >>
+								      1)),
+						v);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *udata)
@@ -297,6 +342,7 @@ INSN_COUNT_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		qemu_plugin_outs("insn_count: out=PATH is required\n");
 		return -1;
 	}
+	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	return 0;
