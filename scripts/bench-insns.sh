@@ -17,6 +17,11 @@
 # run, in build/bench/profile.txt (build/bench/profile-KICK-WAIT.raw and
 # .kallsyms hold the inputs).
 #
+# The guest pins the client to vCPU 0 and every device's worker to vCPU 1,
+# and the plugin counts each vCPU apart: the table gives the client's
+# instructions (user, kernel) and the device's (all of vCPU 1) per
+# command, and build/bench/profile-device.txt where the device's went.
+#
 # Spinning counts: a client that waits by polling the used ring ("wait
 # poll", QEMU's pattern) executes user instructions for as long as the
 # device takes, and a polling device kernel instructions for as long as it
@@ -58,10 +63,14 @@ for n in "$count" "$rounds"; do
 	esac
 done
 
-# profile_report KICK WAIT GUEST_OUTPUT PROFILE: the profile of one boot
-# by module and function, per command.
+# profile_report KICK WAIT GUEST_OUTPUT PROFILE [VCPU]: the profile of one
+# boot by module and function, per command; of one vCPU's instructions if
+# VCPU is given.
 profile_report() {
-	local ksyms=${4%.raw}.kallsyms
+	local ksyms=${4%.raw}.kallsyms title="kick $1, wait $2"
+	local vcpu=${5:-}
+
+	[ -z "$vcpu" ] || title="$title, vCPU $vcpu (the device's)"
 
 	sed -n '/^kallsyms-begin/,/^kallsyms-end/{/^kallsyms-/d;p}' "$3" |
 		tr -d '\r' | base64 -d | gunzip >"$ksyms" ||
@@ -70,11 +79,12 @@ profile_report() {
 	[ -s "$4" ] || die "no profile in $4"
 	{
 		awk '{ print $1, 0, $2, $3 }' "$ksyms"
-		awk '{ split($1, s, "="); split($2, p, "="); split($3, n, "=")
+		awk -v vcpu="$vcpu" '
+			vcpu == "" || $4 == "vcpu=" vcpu {
+			split($1, s, "="); split($2, p, "="); split($3, n, "=")
 			print substr(p[2], 3), 1, s[2], n[2] }' "$4"
 	} | LC_ALL=C sort -k1,1 -k2,2n |
-		awk -v cmds=$((count * rounds)) -v top=15 \
-			-v title="kick $1, wait $2" \
+		awk -v cmds=$((count * rounds)) -v top=15 -v title="$title" \
 			-f "$VB_ROOT/scripts/lib/insn-profile.awk" "$3" -
 }
 
@@ -83,14 +93,17 @@ plugin=$VB_BUILD/plugin/insn_count.so
 mkdir -p "$VB_BUILD/bench"
 out=$VB_BUILD/bench/insns.txt
 profile_out=$VB_BUILD/bench/profile.txt
+device_out=$VB_BUILD/bench/profile-device.txt
 : >"$out.tmp"
 : >"$profile_out.tmp"
+: >"$device_out.tmp"
 for run in each/poll once/poll each/call once/call; do
 	kick=${run%/*}
 	wait=${run#*/}
 	raw=$VB_BUILD/bench/insns-$kick-$wait.raw
 	guest=$VB_BUILD/bench/insns-$kick-$wait.guest
 	profile=$VB_BUILD/bench/profile-$kick-$wait.raw
+	runs=$VB_BUILD/bench/insns-$kick-$wait.runs
 	: >"$raw"
 	"$VB_ROOT/scripts/vm.sh" --plugin "$plugin,out=$raw,profile=$profile" \
 		--name "bench-insns-$kick-$wait" -- \
@@ -98,28 +111,21 @@ for run in each/poll once/poll each/call once/call; do
 		>"$guest"
 	# A boot that died early and was retried left no windows: only the
 	# run's own are in the file. Each run's windows must all be there.
+	awk -f "$VB_ROOT/scripts/lib/insn-windows.awk" "$guest" "$raw" >"$runs" ||
+		die "$(cat "$runs")"
 	awk -v count="$count" -v rounds="$rounds" -v kick="$kick" -v wait="$wait" \
-		-v stage="insns-$kick-$wait" '
-	FNR == NR {
-		if ($1 == "slot") { dev[$2] = $3; mode[$2] = $4; n++ }
-		if ($1 == "compare") {
-			line = substr($0, 9)
-			while (match(line, /"median_us_per_command":[0-9.]+/)) {
-				med[m++] = substr(line, RSTART + 24, RLENGTH - 24)
-				line = substr(line, RSTART + RLENGTH)
-			}
-		}
-		next
-	}
+		-v stage="insns-$kick-$wait" -v dstage="device-$kick-$wait" '
+	# run SLOT DEVICE MODE WINDOWS USER KERNEL CUSER CKERNEL DEVICE EVEN ODD MED
 	{
-		split($1, s, "="); split($2, u, "="); split($3, k, "=")
-		windows[s[2]]++; user[s[2]] += u[2]; kernel[s[2]] += k[2]
+		i = n++
+		dev[i] = $3; mode[i] = $4; windows[i] = $5; user[i] = $6
+		kernel[i] = $7; cuser[i] = $8; ckernel[i] = $9; device[i] = $10
+		even[i] = $11; odd[i] = $12; med[i] = $13
 	}
 	END {
-		if (!n) { print "bench-insns: no runs reported by the guest"; exit 1 }
 		cmds = count * rounds
-		printf "kick %s, wait %s: %d MAC_ADDR_SET x %d loads, 256-entry rings; guest instructions per command (all vCPUs)\n", kick, wait, count, rounds
-		printf "%-8s %-9s %10s %10s %10s %13s\n", "DEVICE", "MODE", "USER", "KERNEL", "TOTAL", "MEDIAN_US/CMD"
+		printf "kick %s, wait %s: %d MAC_ADDR_SET x %d loads, 256-entry rings; guest instructions per command\n", kick, wait, count, rounds
+		printf "%-8s %-9s %11s %13s %8s %8s %9s %13s\n", "DEVICE", "MODE", "CLIENT_USER", "CLIENT_KERNEL", "DEVICE", "TOTAL", "DEV_HALF%", "MEDIAN_US/CMD"
 		for (i = 0; i < n; i++) {
 			if (windows[i] != rounds) {
 				printf "bench-insns: %s %s: %d windows counted, %d loads run\n", dev[i], mode[i], windows[i], rounds
@@ -127,8 +133,13 @@ for run in each/poll once/poll each/call once/call; do
 				continue
 			}
 			t = (user[i] + kernel[i]) / cmds
+			dev_cmd = device[i] / cmds
+			# The odd loads against the even ones: two runs in one.
+			a = even[i]; b = odd[i]
+			spread = a + b ? 200 * (a > b ? a - b : b - a) / (a + b) : 0
 			samples = samples sprintf("sample %s %s/%s 0 %.0f\n", stage, dev[i], mode[i], t)
-			printf "%-8s %-9s %10.0f %10.0f %10.0f %13s\n", dev[i], mode[i], user[i] / cmds, kernel[i] / cmds, t, med[i]
+			dsamples = dsamples sprintf("sample %s %s/%s 0 %.0f\n", dstage, dev[i], mode[i], dev_cmd)
+			printf "%-8s %-9s %11.0f %13.0f %8.0f %8.0f %9.1f %13s\n", dev[i], mode[i], cuser[i] / cmds, ckernel[i] / cmds, dev_cmd, t, spread, med[i]
 		}
 		if (bad)
 			exit bad
@@ -136,13 +147,18 @@ for run in each/poll once/poll each/call once/call; do
 		printf "sample %s @unit insns/cmd 1\nsample %s @count\n", stage, stage
 		printf "sample %s @cond %d MAC_ADDR_SET x %d loads, 256-entry rings, all vCPUs\n", stage, count, rounds
 		printf "%s", samples
+		printf "sample %s @unit insns/cmd 1\nsample %s @count\n", dstage, dstage
+		printf "sample %s @cond %d MAC_ADDR_SET x %d loads, 256-entry rings, the device\047s vCPU\n", dstage, count, rounds
+		printf "%s", dsamples
+		print "CLIENT: vCPU 0, where vdpactl-batch runs (its system calls, the kick included). DEVICE: all vCPU 1 ran, where every device\047s worker runs: the worker, its wake-ups, timer ticks, idle entry. DEV_HALF%: the device\047s count over the odd loads against the even ones, as two runs."
 		print "Ratios of these counts: make run\047s verdict (scripts/lib/verdict.spec), from the samples above. batch0: batch, polling; batch1: immediate, polling; batch2: batch, kick_poll_us=0; batch3: batch, polling, suppress_kicks=N; batch4: batch, polling, kick_hint=N; batch5: batch, polling, lead_notify=Y."
-		print "Times are from the same boot, slowed by the plugin."
-		exit bad
-	}' "$guest" "$raw" | tee -a "$out.tmp"
+		print "Polling counts follow the clock: a polling client (wait poll) spins on vCPU 0, a polling device on vCPU 1, for as long as the other takes. Times are from the same boot, slowed by the plugin."
+	}' "$runs" | tee -a "$out.tmp"
 	echo | tee -a "$out.tmp"
 	profile_report "$kick" "$wait" "$guest" "$profile" >>"$profile_out.tmp"
+	profile_report "$kick" "$wait" "$guest" "$profile" 1 >>"$device_out.tmp"
 done
 mv "$out.tmp" "$out"
 mv "$profile_out.tmp" "$profile_out"
-say "where the instructions went: $profile_out"
+mv "$device_out.tmp" "$device_out"
+say "where the instructions went: $profile_out; the device's side: $device_out"

@@ -19,6 +19,9 @@
 #   batch5   batch completion, polling, lead_notify=Y (an option): what
 #            notifying a run's first command at once costs or buys
 #
+# The client runs on vCPU 0 and every device's worker on vCPU 1, so that
+# the plugin's per-vCPU counts tell the device's side from the client's.
+#
 # Prints "slot N DEVICE MODE" for each run (the plugin's slots are the
 # runs' indices), then compare's JSON on one line prefixed "compare ",
 # then the kernel's text symbols (address, name, module), gzipped and in
@@ -56,7 +59,10 @@ echo Y >$PARAMS/lead_notify
 tb_dev_add batch5 vdpasim_batch vhost_vdpa
 echo N >$PARAMS/lead_notify
 
-vdpactl-batch -j compare --count "$COUNT" --rounds "$ROUNDS" --kick "$KICK" \
+# The client on vCPU 0, every device's worker on vCPU 1: what vCPU 1
+# runs in a window is the device's side (scripts/bench-insns.sh).
+tb_pin_devices 1
+taskset -c 0 vdpactl-batch -j compare --count "$COUNT" --rounds "$ROUNDS" --kick "$KICK" \
 	--wait "$WAIT" --ring-size 256 --dev stock0 --dev batch0 --dev batch1 --dev batch2 \
 	--dev batch3 --dev batch4 --dev batch5 >/tmp/insns.json
 jq -r '.compare.results | to_entries[] |
