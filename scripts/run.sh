@@ -45,6 +45,7 @@ STAGES_TESTBED=(
 	"build|setup, the module, the tool and the VM image (apt and kbuild)|300"
 	"cvq|vdpactl-batch CVQ loads: stock vs vdpa_sim_batch, 7 devices, 3 kick/wait patterns|80"
 	"insns|guest instructions per command, counted by a TCG plugin|110"
+	"scale|the device's instructions per command, 1 to 4096 commands, 1 to 8 devices|60"
 	"qemu|QEMU 10's CVQ state load at cont, 4 devices|100"
 	"cost|the CVQ cost model: QEMU and the tool at 5 cost levels|135"
 	"cold|cold loads: reset to data queues up, stock vs vdpa_sim_batch|25"
@@ -71,6 +72,7 @@ stage_cmd() {
 		;;
 	cvq) VM_NO_BUILD=1 "$VB_ROOT/scripts/vm.sh" --name run -- scripts/guest/main-job.sh ;;
 	insns) VM_NO_BUILD=1 "$VB_ROOT/scripts/bench-insns.sh" ;;
+	scale) VM_NO_BUILD=1 "$VB_ROOT/scripts/bench-scale.sh" ;;
 	# 15 rounds: with 7, one slow boot's drift could flip a ratio.
 	qemu) VM_NO_BUILD=1 "$VB_ROOT/scripts/bench-qemu.sh" --rounds 15 ;;
 	cost) VM_NO_BUILD=1 "$VB_ROOT/scripts/bench-cost.sh" ;;
