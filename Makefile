@@ -101,7 +101,7 @@ SLUB_VM_TESTS = $(wildcard tests/vm/60-stress-lifecycle.t \
 HARNESS_TESTS = $(wildcard tests/harness/*.t)
 
 .PHONY: all module tool setup testbed testbed-image check check-tests run bench-report \
-	newest-setup check-newest \
+	newest-setup check-newest test-host \
 	lint clean distclean help unit-tests tool-unit-tests kmod-unit-tests \
 	insn-count
 
@@ -116,6 +116,7 @@ help:
 	@echo '  testbed-image  build the VM initramfs (module, stock modules, tool, tests)'
 	@echo '  check          setup, lint, host unit tests, then the VM tests (CI runs this),'
 	@echo '                 then a part of them on the newest Debian kernel (all: KERNEL=newest)'
+	@echo '  test-host      the tests that need neither root nor the VM: unit, host, lint'
 	@echo '  newest-setup   the newest Debian kernel as a second test bed (KERNEL=newest)'
 	@echo '  debug-setup    build the test bed'"'"'s kernel with lockdep, KASAN, UBSAN (KERNEL=debug, opt-in)'
 	@echo '  unit-tests     build the host unit tests of the tool and of the module code (ASan/UBSan)'
@@ -263,8 +264,19 @@ $(BENCH_REPORT_BIN): $(wildcard tools/bench-report/*.[ch] tools/bench-report/Mak
 		$(TOOL_DIR)/load/turns.h
 	$(Q)$(MAKE) -s -C tools/bench-report O=$(BUILD)/bench-report
 
-lint: testbed-image
+# Lint needs the test bed's kernel (headers for W=1 and sparse, its source
+# for checkpatch and .clang-format), which setup fetches, not the image.
+lint:
+	$(if $(TESTBED_KVER),,$(error test bed not set up: run 'make setup'))
 	$(Q)scripts/lint.sh
+
+# Every test that needs neither root nor the VM, for the edit-compile-test
+# loop: the unit tests under ASan/UBSan, the host tests (the fuzzers'
+# smoke run, the oldest-UAPI build, dkms in temporary trees, ...) and
+# lint ("make -j2 test-host" builds and lints side by side), the tests two
+# at a time. Needs "make setup" once, as root.
+test-host: unit-tests lint
+	$(Q)prove -j2 --timer --exec tests/run-test $(HOST_TESTS) $(UNIT_TESTS)
 
 clean:
 	$(Q)rm -rf $(BUILD)/kmod $(BUILD)/testmod $(BUILD)/tool $(BUILD)/vm \

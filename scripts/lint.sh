@@ -29,10 +29,13 @@ step() {
 }
 
 # kbuild_checked NAME SRCDIR: W=1 -Werror build plus sparse on every file;
-# sparse only warns, so its output decides.
+# sparse only warns, so its output decides. Without the calling make's
+# flags: under "make -j2" they name a jobserver kbuild cannot reach, and
+# make's own warning about it would fail the check.
 kbuild_checked() {
 	local out=$VB_BUILD/lint/$1 log
-	log=$(scripts/kbuild.sh "$2" "$out" "$TESTBED_KDIR" W=1 KCFLAGS=-Werror \
+	log=$(env -u MAKEFLAGS -u MFLAGS scripts/kbuild.sh "$2" "$out" \
+		"$TESTBED_KDIR" W=1 KCFLAGS=-Werror \
 		C=2 CHECK=sparse modules 2>&1) || {
 		echo "$log"
 		return 1
