@@ -56,7 +56,7 @@ W ?= 1
 KBUILD_ARGS = W=$(W) $(if $(C),C=$(C)) $(if $(KCFLAGS),KCFLAGS="$(KCFLAGS)")
 
 KMOD_SRCS := Kbuild $(wildcard kmod/Kbuild kmod/*/*.[ch] kmod/uapi/*.h)
-TESTMOD_SRCS := $(wildcard tests/kmod/Kbuild tests/kmod/*.[ch])
+TESTMOD_SRCS := $(wildcard testbed/warn-module/Kbuild testbed/warn-module/*.[ch])
 TOOL_DIR := tools/vdpactl-batch
 TOOL_SRCS := $(shell find $(TOOL_DIR) -type f 2>/dev/null)
 TOOL_OUT := $(BUILD)/tool
@@ -70,9 +70,9 @@ SAN_CFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 HAVE_TOOL := $(wildcard $(TOOL_DIR)/Makefile)
 KUNIT_DIR := tests/unit/kmod
 KUNIT_OUT := $(BUILD)/unit/kmod
-# Small programs the VM tests run in the guest (tests/tools/NAME.c).
-TESTTOOL_SRCS := $(wildcard tests/tools/*.c)
-TESTTOOLS := $(patsubst tests/tools/%.c,$(BUILD)/testtools/%,$(TESTTOOL_SRCS))
+# Small programs the VM tests run in the guest (testbed/programs/NAME.c).
+TESTTOOL_SRCS := $(wildcard testbed/programs/*.c)
+TESTTOOLS := $(patsubst testbed/programs/%.c,$(BUILD)/testtools/%,$(TESTTOOL_SRCS))
 TESTTOOL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -pthread
 
 TB_KO := $(BUILD)/kmod/$(TESTBED_KVER)/kmod/vdpa_sim_batch.ko
@@ -83,21 +83,14 @@ TB_IMAGE := $(VM_DIR)/initramfs.cpio
 # QEMU 10 for the tests that run it in the guest, appended by vm.sh.
 TB_QEMU_LAYER := $(BUILD)/vm/qemu.cpio
 TB_QEMU_VERSION := $(wildcard $(BUILD)/qemu/version)
-TB_INPUTS := $(shell find tests scripts -type f 2>/dev/null)
+TB_INPUTS := $(shell find tests testbed scripts -type f 2>/dev/null)
 
 HOST_TESTS = $(wildcard tests/host/*.t)
 # Listed when the recipe runs: make's own wildcard cache would miss
 # binaries that sub-makes built moments before.
 UNIT_TESTS = $$(ls $(TOOL_SAN_OUT)/tests/test_* $(KUNIT_OUT)/test_* 2>/dev/null)
-VM_TESTS = $(wildcard tests/vm/*.t)
-# The reliability tests run once more under SLUB poisoning and red zones
-# (vm.sh --slub-debug), where a stale pointer crashes instead of passing.
-# Debugging slows every allocation: 60-stress-lifecycle took 5.5 of the
-# default 10 minutes on a loaded 2-core host, so these get 20.
-SLUB_VM_TESTS = $(wildcard tests/vm/60-stress-lifecycle.t \
-	tests/vm/61-bad-input-matrix.t tests/vm/62-stress-driver-ops.t \
-	tests/vm/63-config-cb-reset.t tests/vm/68-stalled-fault.t \
-	tests/vm/69-mmap-lock-race.t)
+# VM_TESTS and the suites of make check's passes: tests/vm/suites.mk.
+include tests/vm/suites.mk
 HARNESS_TESTS = $(wildcard tests/harness/*.t)
 
 .PHONY: all module tool setup testbed testbed-image check check-tests run bench-report \
@@ -124,7 +117,7 @@ help:
 	@echo '  insn-count     build the TCG plugin that counts guest instructions (scripts/bench-insns.sh)'
 	@echo '  lint           W=1 -Werror, sparse (C=2), checkpatch, clang-format, shellcheck'
 	@echo '  fresh-check    scripts/setup.sh, make, make run, make check of HEAD in a debootstrapped bookworm root (root)'
-	@echo '  oldest-uapi    build the tool and tests/tools against bookworm'"'"'s Linux 6.1 UAPI headers'
+	@echo '  oldest-uapi    build the tool and testbed/programs against bookworm'"'"'s Linux 6.1 UAPI headers'
 	@echo '  compat         W=1 -Werror module builds against the test bed and the newest Debian kernel source'
 	@echo '  install        module, tool, man page, completion, examples (DESTDIR=, PREFIX=/usr/local)'
 	@echo '  uninstall      remove what install installed'
@@ -176,7 +169,7 @@ $(TB_OTHER_KO): $(KMOD_SRCS)
 endif
 
 $(TB_TESTMOD): $(TESTMOD_SRCS)
-	$(Q)scripts/kbuild.sh tests/kmod $(BUILD)/testmod/$(TESTBED_KVER) $(TESTBED_KDIR) $(KBUILD_ARGS) modules
+	$(Q)scripts/kbuild.sh testbed/warn-module $(BUILD)/testmod/$(TESTBED_KVER) $(TESTBED_KDIR) $(KBUILD_ARGS) modules
 
 $(TB_STOCK):
 	$(Q)scripts/build-stock.sh
@@ -192,26 +185,17 @@ $(INSN_PLUGIN): tools/insn-count/insn_count.c
 # A test program may build in files of the tool's library.
 TESTTOOL_LIB_simmark := $(TOOL_DIR)/lib/sim_mark.c
 $(BUILD)/testtools/simmark: $(TESTTOOL_LIB_simmark)
-$(BUILD)/testtools/%: tests/tools/%.c $(wildcard tests/tools/*.h)
+$(BUILD)/testtools/%: testbed/programs/%.c $(wildcard testbed/programs/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(TESTTOOL_CFLAGS) -I$(TOOL_DIR) -o $@ $< $(TESTTOOL_LIB_$*)
 
 $(TB_IMAGE): $(TB_KO) $(TB_OTHER_KO) $(TB_TESTMOD) $(TB_STOCK) $(if $(HAVE_TOOL),$(TOOL_BIN)) $(TESTTOOLS) \
 		$(BENCH_REPORT_BIN) $(TB_INPUTS)
 	$(if $(TESTBED_KVER),,$(error test bed not set up: run 'make setup'))
-	$(Q)scripts/mkinitramfs.sh $@
+	$(Q)testbed/mkinitramfs.sh $@
 
-$(TB_QEMU_LAYER): $(TB_QEMU_VERSION) scripts/mkinitramfs.sh
-	$(Q)scripts/mkinitramfs.sh --qemu $@
-
-# The newest kernel's part of "make check": its vermagic refusal, the module
-# and virtio_net (MAC, loopback ping, multiqueue), 30 x 1000 loads on both
-# devices in every driver mode, the bad-input matrix and lifecycle stress.
-# "make check KERNEL=newest" runs every VM test there instead.
-NEWEST_VM_TESTS = $(wildcard tests/vm/19-vermagic.t tests/vm/20-batch-module-load.t \
-	tests/vm/22-batch-virtio-net.t tests/vm/27-batch-multiqueue.t \
-	tests/vm/30-batch-loads.t tests/vm/50-vdpactl-load.t \
-	tests/vm/60-stress-lifecycle.t tests/vm/61-bad-input-matrix.t)
+$(TB_QEMU_LAYER): $(TB_QEMU_VERSION) testbed/mkinitramfs.sh
+	$(Q)testbed/mkinitramfs.sh --qemu $@
 
 # The newest kernel in Debian's archive as a second test bed
 # (build/newest.env); without a kernel newer than the test bed's there is

@@ -8,16 +8,7 @@
 
 .PHONY: debug-setup check-debug
 
-# The module's load and lifecycle, the stress and bad-input tests, the
-# stalled-fault and mmap-lock races, virtio_net and the loads: where a
-# locking or memory error would show; and the locking tests from 78 on
-# (84 needs its fault injection; 85 and 86 park the worker for the cost).
-DEBUG_VM_TESTS = $(wildcard tests/vm/20-batch-module-load.t \
-	tests/vm/22-batch-virtio-net.t tests/vm/23-batch-lifecycle.t \
-	tests/vm/30-batch-loads.t tests/vm/60-stress-lifecycle.t \
-	tests/vm/61-bad-input-matrix.t tests/vm/62-stress-driver-ops.t \
-	tests/vm/63-config-cb-reset.t tests/vm/68-stalled-fault.t \
-	tests/vm/69-mmap-lock-race.t tests/vm/7[89]-*.t tests/vm/8[0-6]-*.t)
+# The tests it runs: DEBUG_VM_TESTS, tests/vm/suites.mk.
 
 debug-setup:
 	$(Q)scripts/debug-kernel.sh

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# make oldest-uapi: build vdpactl-batch, its unit tests and tests/tools
+# make oldest-uapi: build vdpactl-batch, its unit tests and testbed/programs
 # against the UAPI headers of the oldest supported release (Debian
 # bookworm's linux-libc-dev, Linux 6.1, unpacked by scripts/fetch-uapi.sh),
 # put first on the include path. A constant newer than those headers must
@@ -12,17 +12,17 @@ OLDEST_UAPI_CFLAGS := -I$(OLDEST_UAPI) \
 	-I$(OLDEST_UAPI)/$(shell $(CC) -print-multiarch 2>/dev/null)
 OLDEST_UAPI_OUT := $(BUILD)/oldest-uapi
 OLDEST_UAPI_TESTTOOLS := \
-	$(patsubst tests/tools/%.c,$(OLDEST_UAPI_OUT)/testtools/%,$(TESTTOOL_SRCS))
+	$(patsubst testbed/programs/%.c,$(OLDEST_UAPI_OUT)/testtools/%,$(TESTTOOL_SRCS))
 
 .PHONY: oldest-uapi oldest-uapi-cflags oldest-uapi-clean
 
 oldest-uapi: $(OLDEST_UAPI)/linux/vhost.h $(OLDEST_UAPI_TESTTOOLS)
 	$(Q)$(MAKE) -C $(TOOL_DIR) O=$(OLDEST_UAPI_OUT)/tool \
 		CFLAGS="$(OLDEST_UAPI_CFLAGS)" all tests
-	@echo 'oldest-uapi: vdpactl-batch and tests/tools build against $(shell cat $(BUILD)/uapi/oldest/version 2>/dev/null)'
+	@echo 'oldest-uapi: vdpactl-batch and testbed/programs build against $(shell cat $(BUILD)/uapi/oldest/version 2>/dev/null)'
 
 $(OLDEST_UAPI_OUT)/testtools/simmark: $(TESTTOOL_LIB_simmark)
-$(OLDEST_UAPI_OUT)/testtools/%: tests/tools/%.c $(wildcard tests/tools/*.h) $(OLDEST_UAPI)/linux/vhost.h
+$(OLDEST_UAPI_OUT)/testtools/%: testbed/programs/%.c $(wildcard testbed/programs/*.h) $(OLDEST_UAPI)/linux/vhost.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(TESTTOOL_CFLAGS) $(OLDEST_UAPI_CFLAGS) -I$(TOOL_DIR) -o $@ $< \
 		$(TESTTOOL_LIB_$*)

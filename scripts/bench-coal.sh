@@ -14,7 +14,7 @@ mkdir -p "$VB_BUILD/bench"
 {
 	echo "commit $(vb_commit)," \
 		"host load average before: $(cut -d ' ' -f 1-3 /proc/loadavg)"
-	"$VB_ROOT/scripts/vm.sh" --name bench-coal -- \
+	"$VB_ROOT/testbed/vm.sh" --name bench-coal -- \
 		scripts/guest/bench-coal.sh "$@"
 	echo "host load average after: $(cut -d ' ' -f 1-3 /proc/loadavg)"
 } | tee "$VB_BUILD/bench/coal.txt"

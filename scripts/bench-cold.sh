@@ -15,7 +15,7 @@ mkdir -p "$VB_BUILD/bench"
 {
 	echo "commit $(vb_commit)," \
 		"host load average before: $(cut -d ' ' -f 1-3 /proc/loadavg)"
-	"$VB_ROOT/scripts/vm.sh" --name bench-cold -- \
+	"$VB_ROOT/testbed/vm.sh" --name bench-cold -- \
 		scripts/guest/bench-cold.sh "$@"
 	echo "host load average after: $(cut -d ' ' -f 1-3 /proc/loadavg)"
 } | tee "$VB_BUILD/bench/cold.txt"

@@ -56,7 +56,7 @@ mkdir -p "$dir"
 if [ -z "$report_only" ]; then
 	say "cost-model sweep: one boot, QEMU $rounds loads and tool $tool_rounds rounds per cost (log: $dir/cost.log)"
 	# Progress (the guest's stderr) on the terminal, rows into the log.
-	"$VB_ROOT/scripts/vm.sh" --qemu --timeout 1800 --name bench-cost -- \
+	"$VB_ROOT/testbed/vm.sh" --qemu --timeout 1800 --name bench-cost -- \
 		scripts/guest/bench-cost.sh "$rounds" "$tool_rounds" |
 		tee "$dir/cost.log" | grep --line-buffered '^bench-cost: ' ||
 		{ tail -n 20 "$dir/cost.log" >&2; die "the sweep failed (log: $dir/cost.log)"; }

@@ -105,7 +105,7 @@ for run in each/poll once/poll each/call once/call; do
 	profile=$VB_BUILD/bench/profile-$kick-$wait.raw
 	runs=$VB_BUILD/bench/insns-$kick-$wait.runs
 	: >"$raw"
-	"$VB_ROOT/scripts/vm.sh" --plugin "$plugin,out=$raw,profile=$profile" \
+	"$VB_ROOT/testbed/vm.sh" --plugin "$plugin,out=$raw,profile=$profile" \
 		--name "bench-insns-$kick-$wait" -- \
 		scripts/guest/bench-insns.sh "$count" "$rounds" "$kick" "$wait" \
 		>"$guest"

@@ -39,6 +39,6 @@ mkdir -p "$VB_BUILD/bench"
 out=$VB_BUILD/bench/qemu.txt
 # The guest deletes 4068 VLANs one control command at a time through
 # QEMU, twice: generous time.
-"$VB_ROOT/scripts/vm.sh" --qemu --timeout 3600 --name bench-qemu -- \
+"$VB_ROOT/testbed/vm.sh" --qemu --timeout 3600 --name bench-qemu -- \
 	scripts/guest/bench-qemu.sh "$rounds" | tee "$out.tmp"
 mv "$out.tmp" "$out"

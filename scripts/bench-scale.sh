@@ -37,7 +37,7 @@ boot() {
 	local name=$1 raw=$VB_BUILD/bench/$1.raw guest=$VB_BUILD/bench/$1.guest
 	shift
 	: >"$raw"
-	"$VB_ROOT/scripts/vm.sh" --plugin "$plugin,out=$raw" --name "$name" \
+	"$VB_ROOT/testbed/vm.sh" --plugin "$plugin,out=$raw" --name "$name" \
 		-- scripts/guest/bench-scale.sh "$@" >"$guest"
 	awk -f "$VB_ROOT/scripts/lib/insn-windows.awk" "$guest" "$raw" \
 		>"$VB_BUILD/bench/$name.runs" ||

@@ -130,7 +130,7 @@ sweep() {
 	sample_load "$samples" &
 	sampler=$!
 	set +e
-	"$VB_ROOT/scripts/vm.sh" --name bench \
+	"$VB_ROOT/testbed/vm.sh" --name bench \
 		--timeout "$((budget + REPORT_MARGIN))" -- \
 		scripts/guest/bench.sh "${args[@]}" | tee "$log" |
 		grep --line-buffered -v '^sample \|^meta \|^bench: redundant: '

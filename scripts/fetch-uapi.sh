@@ -5,7 +5,7 @@
 # userspace code must build on, and unpack them under build/uapi/oldest:
 #   build/uapi/oldest/usr/include     linux/, asm-generic/, MULTIARCH/asm/
 #   build/uapi/oldest/version         "SUITE VERSION" of the unpacked package
-# "make check" builds vdpactl-batch and tests/tools against these, put first
+# "make check" builds vdpactl-batch and testbed/programs against these, put first
 # on the include path, so that newer headers on the build machine cannot
 # hide a constant that the oldest release lacks (mk/uapi.mk).
 #

@@ -74,15 +74,15 @@ source_files() {
 # The seam's host half (kmod/engine/vsb_seam_host.h) is userspace C that
 # stands in for kernel headers: checkpatch's kernel rules are not its.
 seam_host=kmod/engine/vsb_seam_host.h
-mapfile -t kernel_c < <(source_files 'kmod/*/*.[ch]' 'tests/kmod/*.[ch]' |
+mapfile -t kernel_c < <(source_files 'kmod/*/*.[ch]' 'testbed/warn-module/*.[ch]' |
 	grep -vx "$seam_host")
 mapfile -t tool_c < <(source_files 'tools/*.[ch]' 'tests/unit/*.[ch]' \
-	'tests/tools/*.[ch]' 'tests/fuzz/*.[ch]' "$seam_host")
+	'testbed/programs/*.[ch]' 'tests/fuzz/*.[ch]' "$seam_host")
 mapfile -t shell < <(source_files '*.sh' '*.t' tests/run-test .ci/run \
 	contrib/bash-completion/vdpactl-batch)
 
 step "W=1 + sparse (kmod)" kbuild_checked kmod .
-step "W=1 + sparse (tests/kmod)" kbuild_checked testmod tests/kmod
+step "W=1 + sparse (testbed/warn-module)" kbuild_checked testmod testbed/warn-module
 step checkpatch checkpatch "${kernel_c[@]}"
 step "clang-format (kernel)" clang_format "${kernel_c[@]}"
 [ ${#tool_c[@]} -gt 0 ] && step "clang-format (userspace)" clang_format "${tool_c[@]}"

@@ -70,7 +70,7 @@ stage_cmd() {
 				make -C "$VB_ROOT" KERNEL="$VB_KERNEL" testbed-image bench-report
 		fi
 		;;
-	cvq) VM_NO_BUILD=1 "$VB_ROOT/scripts/vm.sh" --name run -- scripts/guest/main-job.sh ;;
+	cvq) VM_NO_BUILD=1 "$VB_ROOT/testbed/vm.sh" --name run -- scripts/guest/main-job.sh ;;
 	insns) VM_NO_BUILD=1 "$VB_ROOT/scripts/bench-insns.sh" ;;
 	scale) VM_NO_BUILD=1 "$VB_ROOT/scripts/bench-scale.sh" ;;
 	# 15 rounds: with 7, one slow boot's drift could flip a ratio.

@@ -48,7 +48,7 @@
  * What "vdpa dev add ... device_features" may ask for. DEVICE_STATS and
  * the notification coalescing features are outside QEMU 10's shadow
  * virtqueue lists too; RSS and HASH_REPORT are inside them
- * (tests/vm/76-qemu-svq-features.t) but change the defaults' data path
+ * (tests/vm/qemu/76-qemu-svq-features.t) but change the defaults' data path
  * (with HASH_REPORT every frame's header grows by 8 bytes) and what
  * QEMU's state load sends. QEMU 10's shadow virtqueue has no packed
  * rings and refuses a device offering RING_PACKED, so that is asked for
@@ -215,7 +215,7 @@ static bool vsb_features_ok(u64 features)
 
 /*
  * A test hook: every change of translations counts as this many, so that
- * tests/vm/66-map-gen-wrap.t can show 2^32 changes in one.
+ * tests/vm/robustness/66-map-gen-wrap.t can show 2^32 changes in one.
  */
 unsigned long vsb_map_gen_step = 1;
 module_param_named(map_gen_step, vsb_map_gen_step, ulong, 0444);

@@ -17,13 +17,13 @@
 #
 # Usage: bench-coal.sh [REPS [FRAMES]]   (default 3 runs of 20000 frames)
 set -e
-. tests/vm/lib/testbed.sh
+. testbed/lib/testbed.sh
 
 REPS=${1:-3}
 FRAMES=${2:-20000}
 DEV=coal0
 MAC=02:42:00:00:00:c0
-# The device's defaults (tests/vm/29-batch-rss.t), VQ_NOTF_COAL, NOTF_COAL.
+# The device's defaults (tests/vm/control/29-batch-rss.t), VQ_NOTF_COAL, NOTF_COAL.
 FEATURES=$(printf '0x%x' $((0x328df002e | (1 << 52) | (1 << 53))))
 SETTINGS="0 8 32 128"
 

@@ -12,13 +12,13 @@
 # alone (series DEV/MODE/cmds) are printed as "sample cold-COUNT-KICK"
 # lines for bench-report (scripts/run.sh), rounds numbered across the
 # repetitions. A last pass splits the start into its phases with kprobes
-# on the devices' ops (tests/vm/lib/cold-probes.sh; the probes' cost
+# on the devices' ops (testbed/lib/cold-probes.sh; the probes' cost
 # included), for the log.
 #
 # Usage: bench-cold.sh [REPS]   (default 3)
 set -e
-. tests/vm/lib/testbed.sh
-. tests/vm/lib/cold-probes.sh
+. testbed/lib/testbed.sh
+. testbed/lib/cold-probes.sh
 
 REPS=${1:-3}
 RING=256

@@ -28,8 +28,8 @@
 # without operations: level 0); BUSY_MS: the device's own time on the
 # CVQ per load, without the cost (its cvq_busy_ns counter); COST_MS: the
 # cost it realized per load.
-. tests/vm/lib/testbed.sh
-. tests/vm/lib/qemu.sh
+. testbed/lib/testbed.sh
+. testbed/lib/qemu.sh
 
 ROUNDS=${1:-5}
 TOOL_ROUNDS=${2:-60}

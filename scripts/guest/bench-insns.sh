@@ -31,7 +31,7 @@
 #
 # Usage: bench-insns.sh COUNT ROUNDS KICK WAIT
 set -e
-. tests/vm/lib/testbed.sh
+. testbed/lib/testbed.sh
 
 COUNT=${1:?}
 ROUNDS=${2:?}

@@ -4,7 +4,7 @@
 # bench-qemu.sh [ROUNDS]: the seed's experiment through unmodified QEMU 10,
 # inside the test-bed VM (scripts/bench-qemu.sh boots it). QEMU's
 # vhost-vdpa netdev loads the guest's network state into the device at
-# every start; here the guest (tests/tools/qvnet over qtest) sets its VLANs
+# every start; here the guest (testbed/programs/qvnet over qtest) sets its VLANs
 # so that the load is 4098, 1000 and 30 commands (MAC_ADDR_SET,
 # VQ_PAIRS_SET and the VLAN_ADDs of QEMU's table, which starts full), then
 # "stop"/"cont" ROUNDS times (default 7) for each size. Per load:
@@ -25,8 +25,8 @@
 # whole sample. The raw rows go to /tmp/qemu/bench.raw and are printed at
 # the end, then QEMU's load times as "sample qemu-CMDS DEVICE ROUND MS"
 # lines for bench-report (scripts/run.sh), which does the statistics.
-. tests/vm/lib/testbed.sh
-. tests/vm/lib/qemu.sh
+. testbed/lib/testbed.sh
+. testbed/lib/qemu.sh
 
 ROUNDS=${1:-7}
 PARAMS=/sys/module/vdpa_sim_batch/parameters

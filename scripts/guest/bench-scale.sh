@@ -14,14 +14,14 @@
 #   devices ROUNDS       N devices loaded at once, N = 1, 2, 8, of stock
 #                        and of vdpa_sim_batch with kick_poll_us=0: N
 #                        "vdpactl-batch load" processes of 30-command
-#                        parallel loads, in one window (tests/tools/simmark)
+#                        parallel loads, in one window (testbed/programs/simmark)
 #
 # Prints "slot N DEVICE MODE" for each window (for "devices", MODE is
 # "Nx"), and for "count" compare's JSON on one line prefixed "compare ".
 #
 # Usage: bench-scale.sh count COUNT ROUNDS | bench-scale.sh devices ROUNDS
 set -e
-. tests/vm/lib/testbed.sh
+. testbed/lib/testbed.sh
 
 PARAMS=/sys/module/vdpa_sim_batch/parameters
 LOAD="--kick once --wait call --profile mac --ring-size 256"

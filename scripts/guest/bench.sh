@@ -47,7 +47,7 @@
 #
 # Usage: bench.sh [--quick] [--reps N] [--budget SECONDS]
 set -e
-. tests/vm/lib/testbed.sh
+. testbed/lib/testbed.sh
 
 quick=0
 reps=

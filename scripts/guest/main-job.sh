@@ -21,12 +21,12 @@
 # placement, for stock0 and batch0 alike: the client pinned to CPU 0 and
 # every device's worker to CPU 0 too ("same") or to CPU 1 ("other"),
 # against the scheduler's choice above. Last, where a load's time goes:
-# its phases, seen with kprobes (tests/vm/lib/warm-probes.sh). The
+# its phases, seen with kprobes (testbed/lib/warm-probes.sh). The
 # comparisons' samples are printed as "sample cvq-KICK-WAIT ..." lines
 # (scripts/run.sh); everything else is for the log.
 set -e
-. tests/vm/lib/testbed.sh
-. tests/vm/lib/warm-probes.sh
+. testbed/lib/testbed.sh
+. testbed/lib/warm-probes.sh
 
 PARAMS=/sys/module/vdpa_sim_batch/parameters
 WQ_MASK=/sys/devices/virtual/workqueue/vdpa_sim_batch/cpumask

@@ -28,7 +28,7 @@ sums() {
 tap_plan 14
 tap_ok "the plugin builds" make -s insn-count
 tap_ok "a compare of 4 commands x 5 loads runs under it" \
-	scripts/vm.sh --devices --plugin "$plugin,out=$raw,profile=$profile" \
+	testbed/vm.sh --devices --plugin "$plugin,out=$raw,profile=$profile" \
 	--log-dir build/vm/selftest --name insn-count -- \
 	vdpactl-batch compare --count 4 --rounds 5 --dev batch0
 tap_is "$(cut -d' ' -f1 "$raw" | sort | uniq -c | awk '{ print $2 ":" $1 }' | paste -sd' ')" \
@@ -62,15 +62,15 @@ tap_is "$(join -t: <(sums "$raw") <(sums "$profile") |
 	"2:0" "per slot, the profile sums to the windows' count, but for the blocks straddling a marker"
 rm -f "$raw" "$profile"
 tap_ok "a command without markers opens no window" \
-	scripts/vm.sh --devices --plugin "$plugin,out=$raw,profile=$profile" \
+	testbed/vm.sh --devices --plugin "$plugin,out=$raw,profile=$profile" \
 	--log-dir build/vm/selftest --name insn-count -- \
 	vdpactl-batch load --dev batch0 --count 4 --rounds 2
 tap_is "$(wc -l <"$raw")" 0 "and the plugin's file stays empty"
 tap_is "$(wc -l <"$profile")" 0 "and so does its profile"
-# tests/tools/simmark: a window around what several commands do.
+# testbed/programs/simmark: a window around what several commands do.
 rm -f "$raw" "$profile"
 tap_ok "simmark opens and closes a window around a load" \
-	scripts/vm.sh --devices --plugin "$plugin,out=$raw" \
+	testbed/vm.sh --devices --plugin "$plugin,out=$raw" \
 	--log-dir build/vm/selftest --name insn-count -- \
 	sh -c 'simmark start 3 && vdpactl-batch load --dev batch0 --count 4 --rounds 2 && simmark stop 3'
 tap_is "$(awk '{ split($2, u, "="); split($3, k, "=")

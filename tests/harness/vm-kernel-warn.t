@@ -10,7 +10,7 @@ LOGDIR=build/vm/selftest
 
 tap_plan 4
 # shellcheck disable=SC2016 # uname runs in the guest
-err=$(scripts/vm.sh --log-dir "$LOGDIR" --name warn-module -- \
+err=$(testbed/vm.sh --log-dir "$LOGDIR" --name warn-module -- \
 	sh -c 'insmod /lib/modules/$(uname -r)/test/vdpa_batch_warn_test.ko' 2>&1 >/dev/null)
 tap_is "$?" 1 "a module that WARNs on load fails the run"
 case "$err" in
@@ -18,7 +18,7 @@ case "$err" in
 *) tap_result 1 "the report quotes the WARNING line"; tap_diag "$err" ;;
 esac
 # The command succeeds; only the log tells.
-err=$(scripts/vm.sh --log-dir "$LOGDIR" --name warn-line -- \
+err=$(testbed/vm.sh --log-dir "$LOGDIR" --name warn-line -- \
 	sh -c 'echo "WARNING: CPU: 0 PID: 1 at selftest" >/dev/kmsg' 2>&1 >/dev/null)
 tap_is "$?" 1 "a WARNING in the kernel log fails a command that exited 0"
 case "$err" in

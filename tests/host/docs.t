@@ -108,7 +108,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 toctree_entries >"$tmp/toctree"
 
-tap_plan $((2 * ${#pages[@]} + 6))
+tap_plan $((2 * ${#pages[@]} + 8))
 for page in "${pages[@]}"; do
 	tap_ok "$page renders without warnings" render "$page"
 	name=$(basename "$page" .rst)
@@ -126,6 +126,23 @@ for f in "${faults[@]}"; do
 	grep -qF "\`\`$f\`\`" Documentation/troubleshooting.rst || undocumented+=("$f")
 done
 tap_is "${undocumented[*]}" "" "troubleshooting.rst explains every NEEDS_RESET reason"
+
+# The README's layout table names every top-level folder of the tree,
+# and every folder it names exists.
+layout=$(sed -n '/^## Layout/,/^## /p' README.md)
+mapfile -t folders < <(git ls-files 2>/dev/null | sed -n 's|^\([^./][^/]*\)/.*|\1|p' | sort -u)
+[ ${#folders[@]} -gt 0 ] || mapfile -t folders < <(find . -mindepth 1 -maxdepth 1 \
+	-type d ! -name '.*' ! -name build -printf '%f\n' | sort)
+missing=()
+for d in "${folders[@]}"; do
+	grep -qF "\`$d/\`" <<<"$layout" || missing+=("$d")
+done
+tap_is "${missing[*]}" "" "README's layout table names every top-level folder (${#folders[@]})"
+stale=()
+for d in $(grep -o '^| `[^`]*/`' <<<"$layout" | sed 's/^| `//; s/`$//'); do
+	[ -d "$d" ] || stale+=("$d")
+done
+tap_is "${stale[*]}" "" "and each folder it names exists"
 
 # The stand-ins accept a good page and let no broken one through.
 mkdir -p "$tmp/doc"

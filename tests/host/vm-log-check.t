@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# scripts/vm-log-check.sh tells a clean guest console log from a broken one.
+# testbed/vm-log-check.sh tells a clean guest console log from a broken one.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tap.sh
 
 F=tests/fixtures/console
 check() {
-	scripts/vm-log-check.sh "$F/$1" 2>/dev/null
+	testbed/vm-log-check.sh "$F/$1" 2>/dev/null
 }
 
 tap_plan 8
@@ -17,6 +17,6 @@ tap_fails "a soft lockup fails" check softlockup.log
 tap_fails "an RCU stall fails" check rcu.log
 tap_fails "a general protection fault fails" check gpf.log
 tap_fails "a hung task fails" check hung.log
-scripts/vm-log-check.sh "$F/no-such.log" 2>/dev/null
+testbed/vm-log-check.sh "$F/no-such.log" 2>/dev/null
 tap_is "$?" 2 "an unreadable log is a usage error, not a pass"
 tap_done
