@@ -139,7 +139,9 @@ for d in "${folders[@]}"; do
 done
 tap_is "${missing[*]}" "" "README's layout table names every top-level folder (${#folders[@]})"
 stale=()
-for d in $(grep -o '^| `[^`]*/`' <<<"$layout" | sed 's/^| `//; s/`$//'); do
+# shellcheck disable=SC2016 # backquotes are markdown, not shell
+mapfile -t named < <(grep -o '^| `[^`]*/`' <<<"$layout" | sed 's/^| `//; s/`$//')
+for d in "${named[@]}"; do
 	[ -d "$d" ] || stale+=("$d")
 done
 tap_is "${stale[*]}" "" "and each folder it names exists"
