@@ -125,7 +125,7 @@ for run in each/poll once/poll each/call once/call; do
 	END {
 		cmds = count * rounds
 		printf "kick %s, wait %s: %d MAC_ADDR_SET x %d loads, 256-entry rings; guest instructions per command\n", kick, wait, count, rounds
-		printf "%-8s %-9s %11s %13s %8s %8s %9s %13s\n", "DEVICE", "MODE", "CLIENT_USER", "CLIENT_KERNEL", "DEVICE", "TOTAL", "DEV_HALF%", "MEDIAN_US/CMD"
+		printf "%-8s %-9s %11s %13s %8s %8s %13s\n", "DEVICE", "MODE", "CLIENT_USER", "CLIENT_KERNEL", "DEVICE", "TOTAL", "MEDIAN_US/CMD"
 		for (i = 0; i < n; i++) {
 			if (windows[i] != rounds) {
 				printf "bench-insns: %s %s: %d windows counted, %d loads run\n", dev[i], mode[i], windows[i], rounds
@@ -133,13 +133,14 @@ for run in each/poll once/poll each/call once/call; do
 				continue
 			}
 			t = (user[i] + kernel[i]) / cmds
-			dev_cmd = device[i] / cmds
-			# The odd loads against the even ones: two runs in one.
-			a = even[i]; b = odd[i]
-			spread = a + b ? 200 * (a > b ? a - b : b - a) / (a + b) : 0
 			samples = samples sprintf("sample %s %s/%s 0 %.0f\n", stage, dev[i], mode[i], t)
-			dsamples = dsamples sprintf("sample %s %s/%s 0 %.0f\n", dstage, dev[i], mode[i], dev_cmd)
-			printf "%-8s %-9s %11.0f %13.0f %8.0f %8.0f %9.1f %13s\n", dev[i], mode[i], cuser[i] / cmds, ckernel[i] / cmds, dev_cmd, t, spread, med[i]
+			# The even loads and the odd ones, as two runs: "rounds"
+			# 0 and 1, whose spread bench-report gives.
+			half = count * int((rounds + 1) / 2)
+			dsamples = dsamples sprintf("sample %s %s/%s 0 %.0f\n", dstage, dev[i], mode[i], even[i] / half)
+			if (rounds > 1)
+				dsamples = dsamples sprintf("sample %s %s/%s 1 %.0f\n", dstage, dev[i], mode[i], odd[i] / (count * int(rounds / 2)))
+			printf "%-8s %-9s %11.0f %13.0f %8.0f %8.0f %13s\n", dev[i], mode[i], cuser[i] / cmds, ckernel[i] / cmds, device[i] / cmds, t, med[i]
 		}
 		if (bad)
 			exit bad
@@ -150,7 +151,7 @@ for run in each/poll once/poll each/call once/call; do
 		printf "sample %s @unit insns/cmd 1\nsample %s @count\n", dstage, dstage
 		printf "sample %s @cond %d MAC_ADDR_SET x %d loads, 256-entry rings, the device\047s vCPU\n", dstage, count, rounds
 		printf "%s", dsamples
-		print "CLIENT: vCPU 0, where vdpactl-batch runs (its system calls, the kick included). DEVICE: all vCPU 1 ran, where every device\047s worker runs: the worker, its wake-ups, timer ticks, idle entry. DEV_HALF%: the device\047s count over the odd loads against the even ones, as two runs."
+		print "CLIENT: vCPU 0, where vdpactl-batch runs (its system calls, the kick included). DEVICE: all vCPU 1 ran, where every device\047s worker runs: the worker, its wake-ups, timer ticks, idle entry. The device\047s samples give the even loads and the odd ones as two runs (0 and 1): the verdict shows their range."
 		print "Ratios of these counts: make run\047s verdict (scripts/lib/verdict.spec), from the samples above. batch0: batch, polling; batch1: immediate, polling; batch2: batch, kick_poll_us=0; batch3: batch, polling, suppress_kicks=N; batch4: batch, polling, kick_hint=N; batch5: batch, polling, lead_notify=Y."
 		print "Polling counts follow the clock: a polling client (wait poll) spins on vCPU 0, a polling device on vCPU 1, for as long as the other takes. Times are from the same boot, slowed by the plugin."
 	}' "$runs" | tee -a "$out.tmp"

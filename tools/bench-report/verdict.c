@@ -94,9 +94,13 @@ void format_figure(char *buf, unsigned int len, const struct figure *fig,
 		return;
 	}
 	format_number(med, sizeof(med), s->median);
-	format_number(q1, sizeof(q1), s->q1);
-	format_number(q3, sizeof(q3), s->q3);
-	if (fig->counts || s->n == 1)
+	/*
+	 * Counts come in a few runs at most (a run's halves, say): their
+	 * whole range, where times over many rounds give their middle half.
+	 */
+	format_number(q1, sizeof(q1), fig->counts ? s->min : s->q1);
+	format_number(q3, sizeof(q3), fig->counts ? s->max : s->q3);
+	if (s->n == 1)
 		snprintf(buf, len, "%s%s%s", med, sep, unit);
 	else
 		snprintf(buf, len, "%s%s%s [%s-%s]", med, sep, unit, q1, q3);
