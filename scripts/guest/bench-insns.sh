@@ -61,7 +61,7 @@ echo N >$PARAMS/lead_notify
 
 # The client on vCPU 0, every device's worker on vCPU 1: what vCPU 1
 # runs in a window is the device's side (scripts/bench-insns.sh).
-tb_pin_devices 1
+tb_pin_devices 1 1
 taskset -c 0 vdpactl-batch -j compare --count "$COUNT" --rounds "$ROUNDS" --kick "$KICK" \
 	--wait "$WAIT" --ring-size 256 --dev stock0 --dev batch0 --dev batch1 --dev batch2 \
 	--dev batch3 --dev batch4 --dev batch5 >/tmp/insns.json

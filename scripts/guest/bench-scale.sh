@@ -37,17 +37,6 @@ add_batch() {
 	echo "$_poll" >$PARAMS/kick_poll_us
 }
 
-# pin WANT: every device's worker onto vCPU 1, and WANT stock workers
-# among them, or the device's side would run on the client's vCPU.
-pin() {
-	tb_pin_devices 1
-	_found=$(grep -l '^vDPA sim worker' /proc/[0-9]*/comm 2>/dev/null | wc -l)
-	[ "$_found" -eq "$1" ] || {
-		echo "bench-scale: $_found stock workers pinned, $1 wanted" >&2
-		return 1
-	}
-}
-
 # at_once SLOT KIND N ROUNDS: N devices of KIND (stock, batch) loaded by N
 # processes at once, in the window of SLOT.
 at_once() {
@@ -61,9 +50,9 @@ at_once() {
 		_i=$((_i + 1))
 	done
 	if [ "$2" = stock ]; then
-		pin "$3"
+		tb_pin_devices 1 "$3"
 	else
-		pin 0
+		tb_pin_devices 1 0
 	fi
 	echo "slot $1 $2 $3x"
 	simmark start "$1"
@@ -95,7 +84,7 @@ count)
 	tb_dev_add stock0 vdpasim_net vhost_vdpa
 	tb_dev_add batch0 vdpasim_batch vhost_vdpa
 	add_batch batch2 0
-	pin 1
+	tb_pin_devices 1 1
 	# shellcheck disable=SC2086 # $LOAD is a list of options
 	taskset -c 0 vdpactl-batch -j compare --count "${2:?}" \
 		--rounds "${3:?}" $LOAD --dev stock0 --dev batch0 \

@@ -130,14 +130,17 @@ tb_standard_devices() {
 		tb_dev_add batch0 vdpasim_batch vhost_vdpa
 }
 
-# tb_pin_devices CPU: every device's worker runs on CPU alone from now on:
-# vdpa_sim_batch's work items (its unbound workqueue's cpumask) and each
-# stock vdpa_sim device's kthread worker ("vDPA sim worker: NAME", which
-# comm gives whole for a kthread, or cut to 15 characters); stock devices
-# added later are not pinned. Fails if a worker cannot be pinned.
+# tb_pin_devices CPU [STOCK]: every device's worker runs on CPU alone from
+# now on: vdpa_sim_batch's work items (its unbound workqueue's cpumask) and
+# each stock vdpa_sim device's kthread worker ("vDPA sim worker: NAME",
+# which comm gives whole for a kthread, or cut to 15 characters); stock
+# devices added later are not pinned. Fails if a worker cannot be pinned,
+# or if STOCK is given and not that many stock workers were: one left out
+# would run the device's side on another CPU.
 tb_pin_devices() {
 	printf '%x\n' $((1 << $1)) \
 		>/sys/devices/virtual/workqueue/vdpa_sim_batch/cpumask || return 1
+	_tb_pinned=0
 	for _tb_comm in /proc/[0-9]*/comm; do
 		case "$(cat "$_tb_comm" 2>/dev/null)" in
 		"vDPA sim worker"*) ;;
@@ -145,7 +148,12 @@ tb_pin_devices() {
 		esac
 		_tb_pid=${_tb_comm#/proc/}
 		taskset -p $((1 << $1)) "${_tb_pid%/comm}" >/dev/null || return 1
+		_tb_pinned=$((_tb_pinned + 1))
 	done
+	[ -z "${2:-}" ] || [ "$_tb_pinned" -eq "$2" ] || {
+		echo "tb_pin_devices: $_tb_pinned stock workers pinned, $2 wanted" >&2
+		return 1
+	}
 }
 
 # tb_wait SECONDS CMD [ARG...]: retry CMD every 0.1 s until it succeeds.
