@@ -184,10 +184,18 @@ $(INSN_PLUGIN): tools/insn-count/insn_count.c
 
 # A test program may build in files of the tool's library.
 TESTTOOL_LIB_simmark := $(TOOL_DIR)/lib/sim_mark.c
+TESTTOOL_LIB_vsbdrv := $(addprefix $(TOOL_DIR)/lib/,cvq_cmd.c cvq_dev.c \
+	cvq_io.c cvq_negotiate.c cvq_shm.c cvq_vring.c diag.c net_features.c \
+	shm.c strparse.c vhost_vdpa.c vring.c vring_packed.c)
+# The library's files are built as the tool builds them (memfd_create(),
+# eventfd and le16toh() are glibc extensions).
+TESTTOOL_CFLAGS_vsbdrv := -D_GNU_SOURCE
 $(BUILD)/testtools/simmark: $(TESTTOOL_LIB_simmark)
+$(BUILD)/testtools/vsbdrv: $(TESTTOOL_LIB_vsbdrv) $(wildcard $(TOOL_DIR)/lib/*.h)
 $(BUILD)/testtools/%: testbed/programs/%.c $(wildcard testbed/programs/*.h)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(TESTTOOL_CFLAGS) -I$(TOOL_DIR) -o $@ $< $(TESTTOOL_LIB_$*)
+	$(Q)$(CC) $(TESTTOOL_CFLAGS) $(TESTTOOL_CFLAGS_$*) -I$(TOOL_DIR) -o $@ $< \
+		$(TESTTOOL_LIB_$*)
 
 $(TB_IMAGE): $(TB_KO) $(TB_OTHER_KO) $(TB_TESTMOD) $(TB_STOCK) $(if $(HAVE_TOOL),$(TOOL_BIN)) $(TESTTOOLS) \
 		$(BENCH_REPORT_BIN) $(TB_INPUTS)

@@ -22,9 +22,11 @@ oldest-uapi: $(OLDEST_UAPI)/linux/vhost.h $(OLDEST_UAPI_TESTTOOLS)
 	@echo 'oldest-uapi: vdpactl-batch and testbed/programs build against $(shell cat $(BUILD)/uapi/oldest/version 2>/dev/null)'
 
 $(OLDEST_UAPI_OUT)/testtools/simmark: $(TESTTOOL_LIB_simmark)
+$(OLDEST_UAPI_OUT)/testtools/vsbdrv: $(TESTTOOL_LIB_vsbdrv) $(wildcard $(TOOL_DIR)/lib/*.h)
 $(OLDEST_UAPI_OUT)/testtools/%: testbed/programs/%.c $(wildcard testbed/programs/*.h) $(OLDEST_UAPI)/linux/vhost.h
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(TESTTOOL_CFLAGS) $(OLDEST_UAPI_CFLAGS) -I$(TOOL_DIR) -o $@ $< \
+	$(Q)$(CC) $(TESTTOOL_CFLAGS) $(TESTTOOL_CFLAGS_$*) $(OLDEST_UAPI_CFLAGS) \
+		-I$(TOOL_DIR) -o $@ $< \
 		$(TESTTOOL_LIB_$*)
 
 $(OLDEST_UAPI)/linux/vhost.h:

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What the raw-ioctl vhost-vdpa test drivers (vsbdrv.c, vsbfeat.c) share:
- * a fatal error that names the step and errno, a millisecond clock, an
- * ioctl that must succeed, an IOTLB message, the status. Each program defines
+ * What the raw-ioctl vhost-vdpa test driver (vsbfeat.c) builds on: a
+ * fatal error that names the step and errno, a millisecond clock, an ioctl
+ * that must succeed, an IOTLB message, the status. A program defines
  * VHOST_RAW_PROG, its name, before it includes this.
  */
 #ifndef VHOST_RAW_H

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * vsbdrv: a minimal vhost-vdpa driver of a net device's control queue, for
- * the VM tests that need a driver to do what vdpactl-batch never does:
- * leave the config call unset, map the used ring read-only, load the
- * IOTLB with many maps. Raw ioctls only, no library.
+ * vsbdrv: a driver of a net device's control queue for the VM tests that
+ * need one to do what vdpactl-batch never does: leave the config call
+ * unset, map the used ring read-only, load the IOTLB with many maps, stall
+ * the device in a fault. The device is set up by the tool's library
+ * (lib/cvq_dev.h) as vdpactl-batch sets it up, a CVQ of 64 entries, each
+ * scenario then bending that set-up; commands go through the library's
+ * ring (lib/vring.h, lib/cvq_io.h).
  *
  *   vsbdrv [OPTIONS] /dev/vhost-vdpa-N
  *
@@ -14,7 +17,8 @@
  *   --idle-ms MS    wait after DRIVER_OK before the commands (300), so the
  *                   device is idle when the kick comes
  *   --wait-ms MS    how long to wait for the answer (1000)
- *   --extra-maps N  N more 4 KiB read-only maps in the IOTLB batch
+ *   --extra-maps N  N more 4 KiB read-only maps, in one IOTLB batch after
+ *                   the library's
  *   --features HEX  only negotiate: VHOST_SET_FEATURES HEX (its error, if
  *                   any, ignored as a careless driver would), then
  *                   FEATURES_OK; prints "set_features=0|-ERRNO
@@ -45,20 +49,22 @@
  *                   tell). Adds "reset_ms=R reset_used=U " after the stall
  *                   fields: how long the reset took, and the used index
  *                   when it returned (a reset device writes no more)
- *   --used-event-unmapped  negotiate VIRTIO_RING_F_EVENT_IDX too, and put
- *                   the avail ring at the end of a one-page alias of its
- *                   page, so that used_event, the u16 after its entries,
- *                   is the first byte past the map: the device's read of
- *                   it after publishing fails. The wait ends only once the
+ *   --used-event-unmapped  negotiate VIRTIO_RING_F_EVENT_IDX too, and give
+ *                   the device the avail ring through an alias map of the
+ *                   driver area that ends with the avail entries, so that
+ *                   used_event, the u16 after them, is the first byte past
+ *                   the map: the device's read of it after publishing
+ *                   fails. The wait ends only once the
  *                   used index reached N and NEEDS_RESET is set (with the
  *                   config interrupt, if one was given)
  *   --sizes         only report VHOST_VDPA_GET_VRING_SIZE of the CVQ (whose
  *                   size is set to 64) before and after DRIVER_OK: prints
  *                   "vring_size before=B after=A" and exits
- *   --late-enable   the CVQ is not enabled at DRIVER_OK: the commands are
- *                   made available and kicked, then the device suspended,
- *                   the CVQ enabled and the device resumed, with no kick
- *                   after that; the wait for the answer starts at resume
+ *   --late-enable   the CVQ is disabled again before DRIVER_OK: the
+ *                   commands are made available and kicked, then the
+ *                   device suspended, the CVQ enabled and the device
+ *                   resumed, with no kick after that; the wait for the
+ *                   answer starts at resume
  *   --failing-map N  after DRIVER_OK, one IOTLB batch that maps a page
  *                   more, whose Nth fault-injection point fails
  *                   (/proc/thread-self/fail-nth: a test sets up failslab
@@ -70,7 +76,7 @@
  *                   a shared mapping at user address 0x10000000, then
  *                   close, leaving the device with maps and no mm (what
  *                   virtio_vdpa then finds); prints "persisted" and exits
- *   --race-s S      for S seconds, without IOTLB_BATCH (so that every
+ *   --race-s S      for S seconds, with no IOTLB batch (so that every
  *                   IOTLB update reaches set_map under the mmap_lock):
  *                   one command at a time, each kicked and waited for,
  *                   while one thread maps and unmaps a page of the same
@@ -87,26 +93,26 @@
  * acks: each command's ack byte (255 if never written); ms: from the kick
  * to the end of the wait (the used index reached N, or NEEDS_RESET and the
  * config interrupt if one was asked for; both with --used-event-unmapped).
- * Exit 2: a set-up step failed.
+ * Exit 2: a set-up step failed ("vsbdrv: " and the library's line on
+ * stderr).
  */
 
-#define _GNU_SOURCE
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/userfaultfd.h>
 #include <linux/vhost.h>
 #include <linux/virtio_config.h>
 #include <linux/virtio_net.h>
 #include <linux/virtio_ring.h>
 #include <poll.h>
-#include <stdarg.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/userfaultfd.h>
-#include <pthread.h>
-#include <sched.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -114,29 +120,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../tools/vdpactl-batch/lib/compat.h"
-
-#define VHOST_RAW_PROG "vsbdrv"
-#include "vhost_raw.h"
+#include "lib/compat.h"
+#include "lib/cvq_cmd.h"
+#include "lib/cvq_dev.h"
+#include "lib/cvq_io.h"
+#include "lib/diag.h"
+#include "lib/util.h"
 
 #define VSBDRV_NUM 64
-#define VSBDRV_PAGE 4096
-#define VSBDRV_CVQ 2
-/* Where the four pages (rings, used ring, commands, acks) sit. */
-#define VSBDRV_IOVA 0x100000ULL
-/* Where --stall-ms maps its timed IOTLB update: above the rest. */
+/* Where --stall-ms and --failing-map map their IOTLB update. */
 #define VSBDRV_STALL_IOVA 0x200000000ULL
-/* Where --extra-maps go: far above the four pages. */
+/* Where --extra-maps go: far above the library's maps. */
 #define VSBDRV_EXTRA_IOVA 0x100000000ULL
-/* --used-event-unmapped: the driver page's alias, nothing mapped after it. */
+/* --used-event-unmapped: the driver area's alias, nothing mapped after it. */
 #define VSBDRV_AVAIL_END_IOVA 0x300000000ULL
-#define VSBDRV_CMD_LEN 8
 #define VSBDRV_ACK_UNSET 0xff
 #define VSBDRV_SWITCH_MAC_LAST 0xaa
-
-/* PG_CMD_AS1 is mapped only in address space 1, at PG_CMD's IOVA. */
-enum { PG_DRIVER, PG_USED, PG_CMD, PG_ACK, PG_CMD_AS1, PG_COUNT };
-#define PG_MAPPED PG_CMD_AS1
 
 struct opts {
 	bool config_call;
@@ -161,13 +160,8 @@ struct opts {
 };
 
 struct drv {
-	int fd;
-	uint8_t *mem;
-	struct vring_desc *desc;
-	struct vring_avail *avail;
-	struct vring_used *used;
-	int kick_fd;
-	int call_fd;
+	struct cvq_dev cvq;
+	size_t page;
 	int config_fd;
 	int uffd;
 	uint64_t get_status_ms;
@@ -178,99 +172,201 @@ struct drv {
 	unsigned int fail_nth_left;
 };
 
-static void xioctl(struct drv *d, unsigned long req, void *arg,
-		   const char *name)
+/* The library's diagnostics, and this program's, one line each. */
+static void print_diag(enum diag_level level, const char *line)
 {
-	vhost_raw_ioctl(d->fd, req, arg, name);
+	fprintf(stderr, "vsbdrv: %s%s\n", level == DIAG_WARN ? "warning: " : "",
+		line);
+}
+
+/* Exit 2: a set-up step failed, and the library said which and why. */
+static void check(int err)
+{
+	if (err)
+		exit(2);
+}
+
+static void __attribute__((noreturn)) die(const char *what)
+{
+	pr_errno(errno, "%s", what);
+	exit(2);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static struct vhost_vdpa *vhost(struct drv *d)
+{
+	return &d->cvq.vhost;
 }
 
 static uint8_t get_status(struct drv *d)
 {
-	return vhost_raw_get_status(d->fd);
+	uint8_t status;
+
+	check(vhost_vdpa_get_status(vhost(d), &status));
+	return status;
 }
 
-static void add_status(struct drv *d, uint8_t bits)
+static uint16_t used_idx(struct drv *d)
 {
-	uint8_t status = get_status(d) | bits;
-
-	xioctl(d, VHOST_VDPA_SET_STATUS, &status, "VHOST_VDPA_SET_STATUS");
-	if ((get_status(d) & bits) != bits) {
-		errno = EIO;
-		die("status 0x%x not kept", bits);
-	}
+	return __atomic_load_n(&d->cvq.ring_used->idx, __ATOMIC_ACQUIRE);
 }
 
-static void iotlb_msg(struct drv *d, uint32_t asid, uint8_t type, uint64_t iova,
-		      uint64_t size, uint64_t uaddr, uint8_t perm)
+/* The library's map holding @iova; every caller names a mapped one. */
+static struct iotlb_map *map_at(struct drv *d, uint64_t iova)
 {
-	vhost_raw_iotlb(d->fd, asid, type, iova, size, uaddr, perm);
+	unsigned int i;
+
+	for (i = 0; i < d->cvq.n_maps; i++)
+		if (iova - d->cvq.maps[i].iova < d->cvq.maps[i].size)
+			return &d->cvq.maps[i];
+	errno = ENOENT;
+	die("no map holds the address");
 }
 
-static const uint8_t page_perm[PG_MAPPED] = {
-	[PG_DRIVER] = VHOST_ACCESS_RO,
-	[PG_USED] = VHOST_ACCESS_RW,
-	[PG_CMD] = VHOST_ACCESS_RO,
-	[PG_ACK] = VHOST_ACCESS_RW,
-};
-
-static uint64_t page_uaddr(const struct drv *d, int pg)
+/* One page of the command buffer's, read-only, at @iova: a set_map. */
+static void map_cmd_page(struct drv *d, uint64_t iova)
 {
-	return (uintptr_t)d->mem + (uint64_t)pg * VSBDRV_PAGE;
+	const struct iotlb_map map = {
+		.iova = iova,
+		.size = d->page,
+		.uaddr = (uintptr_t)d->cvq.cmd_buf,
+		.perm = VHOST_ACCESS_RO,
+	};
+
+	check(vhost_vdpa_iotlb_map(vhost(d), 0, &map, 1));
 }
 
-/* Page pg at its IOVA, backed by page @backing. */
-static void map_page(struct drv *d, uint32_t asid, int pg, int backing,
-		     uint8_t perm)
+/* --extra-maps: the command page under many IOVAs, little memory. */
+static void map_extra(struct drv *d, unsigned long n)
 {
-	iotlb_msg(d, asid, VHOST_IOTLB_UPDATE,
-		  VSBDRV_IOVA + (uint64_t)pg * VSBDRV_PAGE, VSBDRV_PAGE,
-		  page_uaddr(d, backing), perm);
-}
-
-static void map_memory(struct drv *d, const struct opts *o)
-{
+	struct iotlb_map *maps = calloc(n, sizeof(*maps));
 	unsigned long i;
-	int pg;
 
-	if (!o->race_s)
-		iotlb_msg(d, 0, VHOST_IOTLB_BATCH_BEGIN, 0, 0, 0, 0);
-	for (pg = 0; pg < PG_MAPPED; pg++)
-		map_page(d, 0, pg, pg,
-			 pg == PG_USED && o->used_ro ? VHOST_ACCESS_RO :
-						       page_perm[pg]);
-	if (o->used_event_unmapped)
-		iotlb_msg(d, 0, VHOST_IOTLB_UPDATE, VSBDRV_AVAIL_END_IOVA,
-			  VSBDRV_PAGE, page_uaddr(d, PG_DRIVER),
-			  VHOST_ACCESS_RO);
-	/* The same page under many IOVAs: one map each, little memory. */
-	for (i = 0; i < o->extra_maps; i++)
-		iotlb_msg(d, 0, VHOST_IOTLB_UPDATE,
-			  VSBDRV_EXTRA_IOVA + (uint64_t)i * VSBDRV_PAGE,
-			  VSBDRV_PAGE, page_uaddr(d, PG_CMD), VHOST_ACCESS_RO);
-	if (!o->race_s)
-		iotlb_msg(d, 0, VHOST_IOTLB_BATCH_END, 0, 0, 0, 0);
+	if (!maps)
+		die("extra maps");
+	for (i = 0; i < n; i++)
+		maps[i] = (struct iotlb_map){
+			.iova = VSBDRV_EXTRA_IOVA + i * d->page,
+			.size = d->page,
+			.uaddr = (uintptr_t)d->cvq.cmd_buf,
+			.perm = VHOST_ACCESS_RO,
+		};
+	check(vhost_vdpa_iotlb_map(vhost(d), 0, maps, n));
+	free(maps);
+}
+
+static void enable_cvq(struct drv *d, bool on)
+{
+	struct vhost_vring_state state = { .index = d->cvq.cvq_index,
+					   .num = on };
+
+	check(VHOST_IOCTL(vhost(d), VHOST_VDPA_SET_VRING_ENABLE, &state));
+}
+
+/* --used-ro: the device area (the used ring) mapped again, read-only. */
+static void used_read_only(struct drv *d)
+{
+	struct iotlb_map *map = map_at(d, d->cvq.vring_addr.used_user_addr);
+
+	check(vhost_vdpa_iotlb_unmap(vhost(d), 0, map, 1));
+	map->perm = VHOST_ACCESS_RO;
+	check(vhost_vdpa_iotlb_map(vhost(d), 0, map, 1));
+}
+
+/*
+ * --used-event-unmapped: an alias of the driver area that ends with the
+ * avail ring's entries, and the avail ring given at its place in it. A
+ * queue takes its addresses when it is enabled, as the library's was:
+ * off, new address, on again.
+ */
+static void avail_at_map_end(struct drv *d)
+{
+	struct vhost_vring_addr addr = d->cvq.vring_addr;
+	const struct iotlb_map *driver = map_at(d, addr.avail_user_addr);
+	uint64_t offset = addr.avail_user_addr - driver->iova;
+	const struct iotlb_map alias = {
+		.iova = VSBDRV_AVAIL_END_IOVA,
+		.size = offset + sizeof(struct vring_avail) +
+			VSBDRV_NUM * sizeof(__virtio16),
+		.uaddr = driver->uaddr,
+		.perm = VHOST_ACCESS_RO,
+	};
+
+	check(vhost_vdpa_iotlb_map(vhost(d), 0, &alias, 1));
+	addr.avail_user_addr = VSBDRV_AVAIL_END_IOVA + offset;
+	enable_cvq(d, false);
+	check(VHOST_IOCTL(vhost(d), VHOST_SET_VRING_ADDR, &addr));
+	enable_cvq(d, true);
 }
 
 /* --features: whether FEATURES_OK sticks on @features; exits. */
 static void __attribute__((noreturn))
-try_features(struct drv *d, uint64_t features)
+try_features(struct drv *d, const struct opts *o)
 {
-	int err = ioctl(d->fd, VHOST_SET_FEATURES, &features) ? -errno : 0;
-	uint8_t status = get_status(d) | VIRTIO_CONFIG_S_FEATURES_OK;
+	uint64_t features = o->features, backend;
+	uint8_t status;
+	int err;
 
-	xioctl(d, VHOST_VDPA_SET_STATUS, &status, "VHOST_VDPA_SET_STATUS");
+	check(vhost_vdpa_open(vhost(d), o->path, 0));
+	check(VHOST_IOCTL(vhost(d), VHOST_SET_OWNER, NULL));
+	check(VHOST_IOCTL(vhost(d), VHOST_GET_BACKEND_FEATURES, &backend));
+	backend &= BIT_ULL(VHOST_BACKEND_F_IOTLB_MSG_V2);
+	check(VHOST_IOCTL(vhost(d), VHOST_SET_BACKEND_FEATURES, &backend));
+	check(vhost_vdpa_set_status(vhost(d), VIRTIO_CONFIG_S_ACKNOWLEDGE |
+						      VIRTIO_CONFIG_S_DRIVER));
+	/* A careless driver goes on whatever SET_FEATURES said. */
+	err = VHOST_IOCTL_QUIET(vhost(d), VHOST_SET_FEATURES, &features);
+	status = get_status(d) | VIRTIO_CONFIG_S_FEATURES_OK;
+	check(vhost_vdpa_set_status(vhost(d), status));
 	printf("set_features=%d features_ok=%d\n", err,
 	       !!(get_status(d) & VIRTIO_CONFIG_S_FEATURES_OK));
 	exit(0);
 }
 
-static int new_eventfd(void)
-{
-	int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+/* Where --persist-maps maps: a user address that is also a guest PA. */
+#define VSBDRV_PERSIST_UADDR 0x10000000UL
 
-	if (fd < 0)
-		die("eventfd");
-	return fd;
+/* --persist-maps: maps left behind for the next driver; exits. */
+static void __attribute__((noreturn))
+persist_maps(struct drv *d, const struct opts *o)
+{
+	struct iotlb_map map = { .size = (uint64_t)o->persist_mb << 20,
+				 .perm = VHOST_ACCESS_RW };
+	uint64_t backend;
+	void *p;
+	int memfd;
+
+	check(vhost_vdpa_open(vhost(d), o->path, 0));
+	check(VHOST_IOCTL(vhost(d), VHOST_SET_OWNER, NULL));
+	check(VHOST_IOCTL(vhost(d), VHOST_GET_BACKEND_FEATURES, &backend));
+	if (!(backend & BIT_ULL(VHOST_BACKEND_F_IOTLB_PERSIST))) {
+		errno = EOPNOTSUPP;
+		die("IOTLB_PERSIST");
+	}
+	backend &= BIT_ULL(VHOST_BACKEND_F_IOTLB_MSG_V2) |
+		   BIT_ULL(VHOST_BACKEND_F_IOTLB_PERSIST);
+	check(VHOST_IOCTL(vhost(d), VHOST_SET_BACKEND_FEATURES, &backend));
+	/* Sparse: nothing is touched, so it costs no memory. */
+	memfd = memfd_create("vsbdrv-persist", MFD_CLOEXEC);
+	if (memfd < 0 || ftruncate(memfd, map.size))
+		die("memfd");
+	p = mmap((void *)VSBDRV_PERSIST_UADDR, map.size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_FIXED_NOREPLACE, memfd, 0);
+	if (p == MAP_FAILED)
+		die("mmap at 0x10000000");
+	map.uaddr = (uintptr_t)p;
+	check(vhost_vdpa_iotlb_map(vhost(d), 0, &map, 1));
+	/* Closed without the reset vhost_vdpa_close() would not do either. */
+	close(vhost(d)->fd);
+	printf("persisted\n");
+	exit(0);
 }
 
 /*
@@ -282,7 +378,7 @@ static void register_stall(struct drv *d)
 {
 	struct uffdio_api api = { .api = UFFD_API };
 	struct uffdio_register reg = {
-		.range = { .start = page_uaddr(d, PG_ACK), .len = VSBDRV_PAGE },
+		.range = { .start = (uintptr_t)d->cvq.ack_buf, .len = d->page },
 		.mode = UFFDIO_REGISTER_MODE_MISSING,
 	};
 
@@ -294,166 +390,67 @@ static void register_stall(struct drv *d)
 		die("userfaultfd: registering the ack page");
 }
 
-/* Where --persist-maps maps: a user address that is also a guest PA. */
-#define VSBDRV_PERSIST_UADDR 0x10000000UL
-
-/* --persist-maps: maps left behind for the next driver; exits. */
-static void __attribute__((noreturn))
-persist_maps(struct drv *d, const struct opts *o)
-{
-	uint64_t size = (uint64_t)o->persist_mb << 20;
-	uint64_t backend;
-	void *p;
-	int memfd;
-
-	xioctl(d, VHOST_GET_BACKEND_FEATURES, &backend,
-	       "VHOST_GET_BACKEND_FEATURES");
-	if (!(backend & (1ULL << VHOST_BACKEND_F_IOTLB_PERSIST))) {
-		errno = EOPNOTSUPP;
-		die("IOTLB_PERSIST");
-	}
-	backend &= (1ULL << VHOST_BACKEND_F_IOTLB_MSG_V2) |
-		   (1ULL << VHOST_BACKEND_F_IOTLB_PERSIST);
-	xioctl(d, VHOST_SET_BACKEND_FEATURES, &backend,
-	       "VHOST_SET_BACKEND_FEATURES");
-	/* Sparse: nothing is touched, so it costs no memory. */
-	memfd = memfd_create("vsbdrv-persist", MFD_CLOEXEC);
-	if (memfd < 0 || ftruncate(memfd, size))
-		die("memfd");
-	p = mmap((void *)VSBDRV_PERSIST_UADDR, size, PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_FIXED_NOREPLACE, memfd, 0);
-	if (p == MAP_FAILED)
-		die("mmap at 0x%lx", VSBDRV_PERSIST_UADDR);
-	iotlb_msg(d, 0, VHOST_IOTLB_UPDATE, 0, size, (uintptr_t)p,
-		  VHOST_ACCESS_RW);
-	close(d->fd);
-	printf("persisted\n");
-	exit(0);
-}
-
-static void enable_cvq(struct drv *d)
-{
-	struct vhost_vring_state state = { .index = VSBDRV_CVQ, .num = 1 };
-
-	xioctl(d, VHOST_VDPA_SET_VRING_ENABLE, &state,
-	       "VHOST_VDPA_SET_VRING_ENABLE");
-}
-
 /* The CVQ's size as the device reports it, -errno if it cannot. */
 static int cvq_size(struct drv *d)
 {
-	struct vhost_vring_state state = { .index = VSBDRV_CVQ };
+	struct vhost_vring_state state = { .index = d->cvq.cvq_index };
 
-	if (ioctl(d->fd, VHOST_VDPA_GET_VRING_SIZE, &state))
+	if (VHOST_IOCTL_QUIET(vhost(d), VHOST_VDPA_GET_VRING_SIZE, &state))
 		return -errno;
 	return state.num;
 }
 
-/*
- * Where the avail ring starts in the driver page: after the descriptors,
- * or with --used-event-unmapped where its entries end with the page.
- */
-static size_t avail_offset(const struct opts *o)
-{
-	size_t entries_end =
-		sizeof(struct vring_avail) + VSBDRV_NUM * sizeof(__virtio16);
-
-	if (o->used_event_unmapped)
-		return VSBDRV_PAGE - entries_end;
-	return VSBDRV_NUM * sizeof(struct vring_desc);
-}
-
 static void setup(struct drv *d, const struct opts *o)
 {
-	uint64_t backend = (1ULL << VHOST_BACKEND_F_IOTLB_MSG_V2) |
-			   (1ULL << VHOST_BACKEND_F_IOTLB_BATCH) |
-			   (1ULL << VHOST_BACKEND_F_IOTLB_ASID) |
-			   (1ULL << VHOST_BACKEND_F_SUSPEND) |
-			   (1ULL << VHOST_BACKEND_F_RESUME) |
-			   (1ULL << VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK);
-	uint64_t features, offered;
-	struct vhost_vring_state state = { .index = VSBDRV_CVQ };
-	struct vhost_vring_file file = { .index = VSBDRV_CVQ };
-	struct vhost_vring_addr addr = { .index = VSBDRV_CVQ };
-	int memfd;
+	const struct cvq_dev_layout layout = {
+		.format = VQ_FORMAT_SPLIT,
+		.ring_size = VSBDRV_NUM,
+		.cmd_bytes = VSBDRV_NUM * sizeof(struct virtio_net_ctrl_hdr) +
+			     VSBDRV_NUM * MAC_LEN,
+		.ack_bytes = VSBDRV_NUM,
+	};
+	uint64_t wanted = BIT_ULL(VIRTIO_NET_F_CTRL_MAC_ADDR);
 
-	d->fd = open(o->path, O_RDWR | O_CLOEXEC);
-	if (d->fd < 0)
-		die("open %s", o->path);
-	xioctl(d, VHOST_SET_OWNER, NULL, "VHOST_SET_OWNER");
+	d->page = (size_t)sysconf(_SC_PAGESIZE);
+	d->config_fd = d->uffd = -1;
 	if (o->persist_mb)
 		persist_maps(d, o);
-	xioctl(d, VHOST_GET_BACKEND_FEATURES, &offered,
-	       "VHOST_GET_BACKEND_FEATURES");
-	backend &= offered;
-	if (o->race_s)
-		backend &= ~(1ULL << VHOST_BACKEND_F_IOTLB_BATCH);
-	xioctl(d, VHOST_SET_BACKEND_FEATURES, &backend,
-	       "VHOST_SET_BACKEND_FEATURES");
-
-	add_status(d, VIRTIO_CONFIG_S_ACKNOWLEDGE | VIRTIO_CONFIG_S_DRIVER);
 	if (o->features_given)
-		try_features(d, o->features);
-	xioctl(d, VHOST_GET_FEATURES, &offered, "VHOST_GET_FEATURES");
-	features = offered & ((1ULL << VIRTIO_F_VERSION_1) |
-			      (1ULL << VIRTIO_F_ACCESS_PLATFORM) |
-			      (1ULL << VIRTIO_NET_F_CTRL_VQ) |
-			      (1ULL << VIRTIO_NET_F_CTRL_MAC_ADDR));
-	if (o->used_event_unmapped) {
-		if (!(offered & (1ULL << VIRTIO_RING_F_EVENT_IDX))) {
-			errno = EOPNOTSUPP;
-			die("VIRTIO_RING_F_EVENT_IDX not offered");
-		}
-		features |= 1ULL << VIRTIO_RING_F_EVENT_IDX;
+		try_features(d, o);
+	if (o->used_event_unmapped)
+		wanted |= BIT_ULL(VIRTIO_RING_F_EVENT_IDX);
+	check(cvq_dev_negotiate(&d->cvq, o->path, wanted, o->switch_asid, 0));
+	if (o->used_event_unmapped &&
+	    !(d->cvq.driver_features & BIT_ULL(VIRTIO_RING_F_EVENT_IDX))) {
+		errno = EOPNOTSUPP;
+		die("VIRTIO_RING_F_EVENT_IDX not offered");
 	}
-	xioctl(d, VHOST_SET_FEATURES, &features, "VHOST_SET_FEATURES");
-	add_status(d, VIRTIO_CONFIG_S_FEATURES_OK);
-
-	/* Shared memory: VA-mode parents map only file-backed VMAs. */
-	memfd = memfd_create("vsbdrv", MFD_CLOEXEC);
-	if (memfd < 0 || ftruncate(memfd, PG_COUNT * VSBDRV_PAGE))
-		die("memfd");
-	d->mem = mmap(NULL, PG_COUNT * VSBDRV_PAGE, PROT_READ | PROT_WRITE,
-		      MAP_SHARED, memfd, 0);
-	if (d->mem == MAP_FAILED)
-		die("mmap");
-	close(memfd);
-	d->desc = (void *)d->mem;
-	d->avail = (void *)(d->mem + avail_offset(o));
-	d->used = (void *)(d->mem + PG_USED * VSBDRV_PAGE);
-	d->uffd = -1;
+	/* Each update its own set_map, under the owner's mmap_lock. */
+	if (o->race_s)
+		vhost(d)->iotlb_batch = false;
+	check(cvq_dev_prepare(&d->cvq, &layout));
 	if (o->stall_ms)
 		register_stall(d);
 	else
-		memset(d->mem + PG_ACK * VSBDRV_PAGE, VSBDRV_ACK_UNSET,
-		       VSBDRV_PAGE);
-	map_memory(d, o);
-
-	state.num = VSBDRV_NUM;
-	xioctl(d, VHOST_SET_VRING_NUM, &state, "VHOST_SET_VRING_NUM");
-	addr.desc_user_addr = VSBDRV_IOVA;
-	addr.avail_user_addr =
-		avail_offset(o) +
-		(o->used_event_unmapped ? VSBDRV_AVAIL_END_IOVA : VSBDRV_IOVA);
-	addr.used_user_addr = VSBDRV_IOVA + PG_USED * VSBDRV_PAGE;
-	xioctl(d, VHOST_SET_VRING_ADDR, &addr, "VHOST_SET_VRING_ADDR");
-	state.num = 0;
-	xioctl(d, VHOST_SET_VRING_BASE, &state, "VHOST_SET_VRING_BASE");
-	d->kick_fd = file.fd = new_eventfd();
-	xioctl(d, VHOST_SET_VRING_KICK, &file, "VHOST_SET_VRING_KICK");
-	d->call_fd = file.fd = new_eventfd();
-	xioctl(d, VHOST_SET_VRING_CALL, &file, "VHOST_SET_VRING_CALL");
-	d->config_fd = -1;
+		memset(d->cvq.ack_buf, VSBDRV_ACK_UNSET, VSBDRV_NUM);
+	if (o->used_ro)
+		used_read_only(d);
+	if (o->used_event_unmapped)
+		avail_at_map_end(d);
+	if (o->extra_maps)
+		map_extra(d, o->extra_maps);
 	if (o->config_call) {
-		d->config_fd = new_eventfd();
-		xioctl(d, VHOST_VDPA_SET_CONFIG_CALL, &d->config_fd,
-		       "VHOST_VDPA_SET_CONFIG_CALL");
+		d->config_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (d->config_fd < 0)
+			die("eventfd");
+		check(VHOST_IOCTL(vhost(d), VHOST_VDPA_SET_CONFIG_CALL,
+				  &d->config_fd));
 	}
 	if (o->sizes)
 		d->size_before = cvq_size(d);
-	if (!o->late_enable)
-		enable_cvq(d);
-	add_status(d, VIRTIO_CONFIG_S_DRIVER_OK);
+	if (o->late_enable)
+		enable_cvq(d, false);
+	check(cvq_dev_driver_ok(&d->cvq));
 	if (o->sizes) {
 		printf("vring_size before=%d after=%d\n", d->size_before,
 		       cvq_size(d));
@@ -462,43 +459,28 @@ static void setup(struct drv *d, const struct opts *o)
 }
 
 /*
- * MAC_ADDR_SET 02:00:00:00:00:@mac_last in descriptor 2 * @i, at command
- * @slot of PG_CMD's IOVA, the bytes written to page @cmd_page (PG_CMD, or
- * PG_CMD_AS1 behind the same IOVA in address space 1); its ack in
- * descriptor 2 * @i + 1; made available at avail entry @i.
+ * MAC_ADDR_SET 02:00:00:00:00:@mac_last, encoded at command @slot of
+ * @page (the command buffer, or the page behind its IOVA in another
+ * address space), with ack byte @ack: the next avail entry.
  */
-static void put_cmd(struct drv *d, uint16_t i, int cmd_page, uint16_t slot,
-		    uint8_t mac_last, bool bad_head)
+static void put_cmd(struct drv *d, uint8_t *page, unsigned int slot,
+		    unsigned int ack, uint8_t mac_last)
 {
-	uint8_t *c = d->mem + cmd_page * VSBDRV_PAGE + slot * VSBDRV_CMD_LEN;
-	uint16_t head = 2 * i;
+	const uint8_t mac[MAC_LEN] = { 0x02, 0, 0, 0, 0, mac_last };
+	struct cvq_cmd cmd;
+	size_t len;
 
-	c[0] = VIRTIO_NET_CTRL_MAC;
-	c[1] = VIRTIO_NET_CTRL_MAC_ADDR_SET;
-	memcpy(c + 2, "\x02\x00\x00\x00\x00", 5);
-	c[7] = mac_last;
-	d->desc[head] = (struct vring_desc){
-		.addr = VSBDRV_IOVA + PG_CMD * VSBDRV_PAGE +
-			slot * VSBDRV_CMD_LEN,
-		.len = VSBDRV_CMD_LEN,
-		.flags = VRING_DESC_F_NEXT,
-		.next = head + 1,
-	};
-	d->desc[head + 1] = (struct vring_desc){
-		.addr = VSBDRV_IOVA + PG_ACK * VSBDRV_PAGE + i,
-		.len = 1,
-		.flags = VRING_DESC_F_WRITE,
-	};
-	d->avail->ring[i] = bad_head ? VSBDRV_NUM : head;
+	cvq_cmd_mac_addr_set(&cmd, mac);
+	len = cvq_cmd_size(&cmd);
+	cvq_cmd_encode(&cmd, page + slot * len, len);
+	check(cvq_dev_add_cmd(&d->cvq, slot * len, len, ack));
 }
 
-/* Make the avail entries before @idx available, and kick. */
-static void kick(struct drv *d, uint16_t idx)
+/* Make what was added available, and kick. */
+static void kick(struct drv *d)
 {
-	/* Release: the entries before the index that announces them. */
-	__atomic_store_n(&d->avail->idx, idx, __ATOMIC_RELEASE);
-	if (eventfd_write(d->kick_fd, 1))
-		die("kick");
+	vq_publish(&d->cvq.ring);
+	check(cvq_dev_kick(&d->cvq));
 }
 
 static bool fired(int fd)
@@ -527,7 +509,7 @@ static void wait_used(struct drv *d, const struct opts *o, uint16_t want,
 
 	*a = (struct answer){ 0 };
 	for (;;) {
-		a->used = __atomic_load_n(&d->used->idx, __ATOMIC_ACQUIRE);
+		a->used = used_idx(d);
 		a->needs_reset = get_status(d) & VIRTIO_CONFIG_S_NEEDS_RESET;
 		a->config_irq |= fired(d->config_fd);
 		answered = a->used == want;
@@ -567,24 +549,23 @@ static void wait_for_fault(struct drv *d)
 	struct uffd_msg msg;
 
 	for (;;) {
-		if (poll(&pfd, 1, 10000) != 1)
+		if (poll(&pfd, 1, 10000) != 1) {
+			errno = ETIMEDOUT;
 			die("no fault on the ack page within 10 s");
+		}
 		if (read(d->uffd, &msg, sizeof(msg)) == sizeof(msg) &&
 		    msg.event == UFFD_EVENT_PAGEFAULT)
 			return;
 	}
 }
 
-/* An IOTLB update as at the end of a batch: set_map. */
+/* An IOTLB batch of one map: set_map at its end. */
 static void *timed_set_map(void *arg)
 {
 	struct drv *d = arg;
 	uint64_t start = now_ms();
 
-	iotlb_msg(d, 0, VHOST_IOTLB_BATCH_BEGIN, 0, 0, 0, 0);
-	iotlb_msg(d, 0, VHOST_IOTLB_UPDATE, VSBDRV_STALL_IOVA, VSBDRV_PAGE,
-		  page_uaddr(d, PG_CMD), VHOST_ACCESS_RO);
-	iotlb_msg(d, 0, VHOST_IOTLB_BATCH_END, 0, 0, 0, 0);
+	map_cmd_page(d, VSBDRV_STALL_IOVA);
 	d->set_map_ms = now_ms() - start;
 	return NULL;
 }
@@ -617,15 +598,14 @@ static unsigned int failing_map(struct drv *d, unsigned int nth)
 static void *timed_reset(void *arg)
 {
 	struct drv *d = arg;
-	uint8_t status = 0;
 	uint64_t start;
 
 	printf("resetting\n");
 	fflush(stdout);
 	start = now_ms();
-	xioctl(d, VHOST_VDPA_SET_STATUS, &status, "VHOST_VDPA_SET_STATUS 0");
+	check(vhost_vdpa_set_status(vhost(d), 0));
 	d->reset_ms = now_ms() - start;
-	d->reset_used = __atomic_load_n(&d->used->idx, __ATOMIC_ACQUIRE);
+	d->reset_used = used_idx(d);
 	printf("reset\n");
 	fflush(stdout);
 	return NULL;
@@ -665,9 +645,9 @@ static void late_enable(struct drv *d)
 {
 	/* Let the kick reach the device while the queue is still off. */
 	usleep(100 * 1000);
-	xioctl(d, VHOST_VDPA_SUSPEND, NULL, "VHOST_VDPA_SUSPEND");
-	enable_cvq(d);
-	xioctl(d, VHOST_VDPA_RESUME, NULL, "VHOST_VDPA_RESUME");
+	check(VHOST_IOCTL(vhost(d), VHOST_VDPA_SUSPEND, NULL));
+	enable_cvq(d, true);
+	check(VHOST_IOCTL(vhost(d), VHOST_VDPA_RESUME, NULL));
 }
 
 struct race {
@@ -681,13 +661,12 @@ struct race {
 static void *race_iotlb(void *arg)
 {
 	struct race *r = arg;
+	const struct iotlb_map map = { .iova = VSBDRV_STALL_IOVA,
+				       .size = r->d->page };
 
 	while (!r->stop) {
-		iotlb_msg(r->d, 0, VHOST_IOTLB_UPDATE, VSBDRV_STALL_IOVA,
-			  VSBDRV_PAGE, page_uaddr(r->d, PG_CMD),
-			  VHOST_ACCESS_RO);
-		iotlb_msg(r->d, 0, VHOST_IOTLB_INVALIDATE, VSBDRV_STALL_IOVA,
-			  VSBDRV_PAGE, 0, 0);
+		map_cmd_page(r->d, VSBDRV_STALL_IOVA);
+		check(vhost_vdpa_iotlb_unmap(vhost(r->d), 0, &map, 1));
 		r->updates++;
 	}
 	return NULL;
@@ -697,15 +676,16 @@ static void *race_iotlb(void *arg)
 static void *race_mm(void *arg)
 {
 	struct race *r = arg;
+	size_t page = r->d->page;
 	void *p;
 
 	while (!r->stop) {
-		if (madvise(r->d->mem + PG_CMD * VSBDRV_PAGE, 2 * VSBDRV_PAGE,
-			    MADV_DONTNEED))
+		if (madvise(r->d->cvq.cmd_buf, page, MADV_DONTNEED) ||
+		    madvise(r->d->cvq.ack_buf, page, MADV_DONTNEED))
 			die("madvise");
-		p = mmap(NULL, VSBDRV_PAGE, PROT_READ,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED || munmap(p, VSBDRV_PAGE))
+		p = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+			 0);
+		if (p == MAP_FAILED || munmap(p, page))
 			die("mmap");
 		r->mm_ops++;
 	}
@@ -717,20 +697,17 @@ static void __attribute__((noreturn)) race(struct drv *d, const struct opts *o)
 	struct race r = { .d = d };
 	uint64_t end = now_ms() + o->race_s * 1000ULL, deadline;
 	pthread_t iotlb_tid, mm_tid;
+	uint32_t token, len;
 	unsigned long n;
-	uint16_t slot;
 
 	if (pthread_create(&iotlb_tid, NULL, race_iotlb, &r) ||
 	    pthread_create(&mm_tid, NULL, race_mm, &r))
 		die("pthread_create");
 	for (n = 0; now_ms() < end; n++) {
-		slot = n % (VSBDRV_NUM / 2);
-		put_cmd(d, slot, PG_CMD, slot, (uint8_t)n, false);
-		d->avail->ring[n % VSBDRV_NUM] = 2 * slot;
-		kick(d, (uint16_t)(n + 1));
+		put_cmd(d, d->cvq.cmd_buf, 0, 0, (uint8_t)n);
+		kick(d);
 		deadline = now_ms() + 5000;
-		while (__atomic_load_n(&d->used->idx, __ATOMIC_ACQUIRE) !=
-		       (uint16_t)(n + 1)) {
+		while (used_idx(d) != (uint16_t)(n + 1)) {
 			if (now_ms() > deadline) {
 				printf("race stuck at command %lu\n", n);
 				fflush(stdout);
@@ -738,6 +715,9 @@ static void __attribute__((noreturn)) race(struct drv *d, const struct opts *o)
 			}
 			sched_yield();
 		}
+		/* Its descriptors are free again. */
+		if (vq_pop(&d->cvq.ring, &token, &len))
+			die("the used entry");
 	}
 	r.stop = true;
 	pthread_join(iotlb_tid, NULL);
@@ -749,40 +729,36 @@ static void __attribute__((noreturn)) race(struct drv *d, const struct opts *o)
 
 static void print_config_mac(struct drv *d)
 {
-	struct {
-		struct vhost_vdpa_config hdr;
-		uint8_t mac[6];
-	} cfg = { .hdr = { .off = 0, .len = sizeof(cfg.mac) } };
+	uint8_t mac[MAC_LEN];
 
-	xioctl(d, VHOST_VDPA_GET_CONFIG, &cfg, "VHOST_VDPA_GET_CONFIG");
-	printf(" mac=%02x:%02x:%02x:%02x:%02x:%02x", cfg.mac[0], cfg.mac[1],
-	       cfg.mac[2], cfg.mac[3], cfg.mac[4], cfg.mac[5]);
+	check(vhost_vdpa_get_config(vhost(d), 0, mac, sizeof(mac)));
+	printf(" mac=%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1], mac[2],
+	       mac[3], mac[4], mac[5]);
 }
 
 /*
- * The same IOVAs in address space 1, but PG_CMD's backed by PG_CMD_AS1;
- * the CVQ's group moves there, and one command goes at slot 0 of PG_CMD's
- * IOVA, where address space 0 still holds the first command.
+ * The same IOVAs in address space 1, but the command buffer's backed by
+ * another page; the CVQ's group moves there, and one command goes at
+ * command slot 0, where address space 0 still holds the first command.
  */
 static void switch_asid(struct drv *d, const struct opts *o)
 {
-	struct vhost_vring_state group = { .index = VSBDRV_CVQ };
+	struct vhost_vring_state group = { .index = d->cvq.cvq_index };
+	struct iotlb_map maps[CVQ_DEV_MAPS];
+	struct shm_region other;
 	struct answer a;
-	int pg;
 
-	iotlb_msg(d, 1, VHOST_IOTLB_BATCH_BEGIN, 0, 0, 0, 0);
-	for (pg = 0; pg < PG_MAPPED; pg++)
-		map_page(d, 1, pg, pg == PG_CMD ? PG_CMD_AS1 : pg,
-			 page_perm[pg]);
-	iotlb_msg(d, 1, VHOST_IOTLB_BATCH_END, 0, 0, 0, 0);
-	xioctl(d, VHOST_VDPA_GET_VRING_GROUP, &group,
-	       "VHOST_VDPA_GET_VRING_GROUP");
+	check(shm_region_create(&other, "vsbdrv-as1", d->page));
+	memcpy(maps, d->cvq.maps, d->cvq.n_maps * sizeof(maps[0]));
+	maps[map_at(d, d->cvq.cmd_iova) - d->cvq.maps].uaddr =
+		(uintptr_t)other.base;
+	check(vhost_vdpa_iotlb_map(vhost(d), 1, maps, d->cvq.n_maps));
+	check(VHOST_IOCTL(vhost(d), VHOST_VDPA_GET_VRING_GROUP, &group));
 	group.index = group.num;
 	group.num = 1;
-	xioctl(d, VHOST_VDPA_SET_GROUP_ASID, &group,
-	       "VHOST_VDPA_SET_GROUP_ASID");
-	put_cmd(d, o->cmds, PG_CMD_AS1, 0, VSBDRV_SWITCH_MAC_LAST, false);
-	kick(d, o->cmds + 1);
+	check(VHOST_IOCTL(vhost(d), VHOST_VDPA_SET_GROUP_ASID, &group));
+	put_cmd(d, other.base, 0, o->cmds, VSBDRV_SWITCH_MAC_LAST);
+	kick(d);
 	wait_used(d, o, o->cmds + 1, &a);
 	printf(" switched_used=%u", a.used);
 	print_config_mac(d);
@@ -849,6 +825,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	o.path = argv[a];
+	diag_set_sink(print_diag);
 	setup(&d, &o);
 	if (o.race_s)
 		race(&d, &o);
@@ -856,9 +833,11 @@ int main(int argc, char **argv)
 		d.fail_nth_left = failing_map(&d, o.failing_map);
 	usleep(o.idle_ms * 1000);
 	for (i = 0; i < o.cmds; i++)
-		put_cmd(&d, i, PG_CMD, i, (uint8_t)(i + 1),
-			i == 0 && o.bad_head);
-	kick(&d, o.cmds);
+		put_cmd(&d, d.cvq.cmd_buf, i, i, (uint8_t)(i + 1));
+	/* The first entry names no descriptor: the device must not serve it. */
+	if (o.bad_head)
+		d.cvq.ring_avail->ring[0] = htole16(VSBDRV_NUM);
+	kick(&d);
 	if (o.late_enable)
 		late_enable(&d);
 	if (o.stall_ms)
@@ -876,7 +855,7 @@ int main(int argc, char **argv)
 	printf("used=%u needs_reset=%d config_irq=%d acks=", ans.used,
 	       ans.needs_reset, ans.config_irq);
 	for (i = 0; i < o.cmds; i++)
-		printf("%s%u", i ? "," : "", d.mem[PG_ACK * VSBDRV_PAGE + i]);
+		printf("%s%u", i ? "," : "", d.cvq.ack_buf[i]);
 	printf(" ms=%llu", (unsigned long long)ans.ms);
 	if (o.switch_asid && ans.used == o.cmds)
 		switch_asid(&d, &o);

@@ -2,8 +2,8 @@
 /*
  * vsbfeat: a vhost-vdpa driver of a whole net device that negotiates
  * exactly the feature set it is given, for the VM tests of feature
- * combinations. Raw ioctls, no library (like vsbdrv.c): split and packed
- * rings, with or without indirect descriptors, in one file.
+ * combinations. Raw ioctls, no library: split and packed rings, with or
+ * without indirect descriptors, in one file.
  *
  *   vsbfeat [OPTIONS] --features FEATURES /dev/vhost-vdpa-N
  *
