@@ -85,6 +85,7 @@ enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
 void vsb_ring_set_base(struct vsb_ring *ring, u32 base)
 {
 	ring->nr_heads = 0;
+	ring->win_n = 0;
 	ring->nr_staged = 0;
 	ring->signalled_used_valid = false;
 	if (ring->packed) {
@@ -166,6 +167,8 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 			return vsb_ring_fail(ring, VSB_FAULT_CHAIN_LOOP);
 		if (i == pair_next) {
 			desc = pair[1];
+		} else if (!in_indirect && i - ring->win_first < ring->win_n) {
+			desc = ring->win[i - ring->win_first];
 		} else {
 			/* Chains are mostly consecutive: read two at once. */
 			u32 n = i + 1 < table_num ? 2 : 1;
@@ -210,6 +213,43 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 }
 
 /*
+ * Read, in one access, the table entries from the lowest of the @n heads
+ * just read to the one after the highest, if they are few: a driver's free
+ * list keeps its chains close together, so a batch's chains usually lie
+ * in them. Available chains are the device's: the driver alters none of
+ * their descriptors until the device has used them ("The driver MUST NOT
+ * alter a descriptor chain after it has been made available"), so what is
+ * read now is what a read at the walk would give. Nothing is checked or
+ * failed here: the walk checks what it takes from the window as it checks
+ * what it reads itself, and reads itself what is not in it.
+ */
+static void vsb_ring_read_window(struct vsb_ring *ring, u16 n)
+{
+	const u16 *heads = ring->heads + VSB_RING_BATCH - n;
+	u16 lo = heads[0], hi = heads[0], i;
+	u32 span;
+
+	ring->win_n = 0;
+	/* One head alone is read in a pair, as the walk reads. */
+	if (n < 2 || !ring->win)
+		return;
+	for (i = 1; i < n; i++) {
+		lo = min_t(u16, lo, heads[i]);
+		hi = max_t(u16, hi, heads[i]);
+	}
+	/* A head out of range fails its pop. */
+	if (hi >= ring->num)
+		return;
+	span = min_t(u32, hi - lo + 2, ring->num - lo);
+	if (span > VSB_RING_DESC_WINDOW ||
+	    vsb_mem_read(&ring->mem, vsb_desc_addr(ring->desc, lo), ring->win,
+			 span * sizeof(struct vring_desc)))
+		return;
+	ring->win_first = lo;
+	ring->win_n = span;
+}
+
+/*
  * Read the heads the driver has made available since last_avail, up to
  * VSB_RING_BATCH and the end of the ring, into ring->heads (right-aligned,
  * so the next one is heads[VSB_RING_BATCH - nr_heads]). The avail idx is
@@ -244,6 +284,7 @@ static int vsb_ring_fetch_heads(struct vsb_ring *ring)
 	for (i = 0; i < n; i++)
 		ring->heads[VSB_RING_BATCH - n + i] = le16_to_cpu(raw[i]);
 	ring->nr_heads = n;
+	vsb_ring_read_window(ring, n);
 	return 1;
 }
 

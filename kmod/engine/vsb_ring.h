@@ -19,6 +19,12 @@
 #define VSB_RING_BATCH 32
 
 /*
+ * Split: descriptors read in one access along with a batch of heads, when
+ * the chains lie this close together (two descriptors a command).
+ */
+#define VSB_RING_DESC_WINDOW (2 * VSB_RING_BATCH)
+
+/*
  * Where a ring starts, as vhost's VHOST_SET_VRING_BASE has it. Split: the
  * avail index; the used index follows it. Packed: bits 0-14 the next
  * descriptor to take and bit 15 the Driver Ring Wrap Counter it is
@@ -80,6 +86,14 @@ struct vsb_ring {
 	/* Heads read ahead: entries [last_avail, last_avail + nr_heads). */
 	u16 nr_heads;
 	u16 heads[VSB_RING_BATCH];
+	/*
+	 * Split, provided by the owner (NULL: none): VSB_RING_DESC_WINDOW
+	 * descriptors, of which table entries [win_first, win_first + win_n)
+	 * as read with the heads; valid for the chains of those heads alone.
+	 */
+	struct vring_desc *win;
+	u16 win_first;
+	u16 win_n;
 	/*
 	 * Next used ring entry to fill, and the used idx the driver sees;
 	 * packed: used buffers pushed, and made visible, counted the same way.

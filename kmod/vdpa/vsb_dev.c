@@ -766,6 +766,7 @@ static void vsb_free(struct vdpa_device *vdpa)
 	for (i = 0; i < VSB_MAX_NVQS; i++) {
 		kvfree(vsb->vqs[i].chain.segs);
 		kvfree(vsb->vqs[i].ring.id_descs);
+		kfree(vsb->vqs[i].ring.win);
 	}
 	if (vsb->mm)
 		mmdrop(vsb->mm);
@@ -859,6 +860,10 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 					     sizeof(*vq->ring.id_descs),
 					     GFP_KERNEL);
 		if (!vq->ring.id_descs)
+			return -ENOMEM;
+		vq->ring.win = kcalloc(VSB_RING_DESC_WINDOW,
+				       sizeof(*vq->ring.win), GFP_KERNEL);
+		if (!vq->ring.win)
 			return -ENOMEM;
 	}
 	vsb->frame = kmalloc(VSB_FRAME_MAX, GFP_KERNEL);

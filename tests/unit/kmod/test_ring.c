@@ -393,6 +393,76 @@ static void head_out_of_range_after_good_heads(void **state)
 	assert_int_equal(q->ring.last_avail, 2);
 }
 
+/*
+ * Chains close together in the table, as a driver's free list keeps them:
+ * their descriptors come in one access, read along with the heads.
+ */
+static void close_chains_read_table_once(void **state)
+{
+	struct tq *q = queue(state, 64, 0, false, false);
+	u16 heads[4];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(heads); i++)
+		heads[i] = fdrv_add_chain(&q->drv, FBUFS(RD(0x1000 + i, 8),
+							 WR(0x2000 + i, 1)));
+	fmem_reset_counts(mem(state));
+	for (i = 0; i < ARRAY_SIZE(heads); i++) {
+		assert_int_equal(tq_pop(q), 1);
+		assert_int_equal(q->chain.head, heads[i]);
+		assert_seg(&q->chain, 0, 0x1000 + i, 8);
+		assert_seg(&q->chain, 1, 0x2000 + i, 1);
+	}
+	assert_int_equal(fmem_reads(mem(state), q->drv.desc_rgn), 1);
+}
+
+/* Chains too far apart for one read: each is read on its own. */
+static void far_chains_read_alone(void **state)
+{
+	struct tq *q = queue(state, 256, 0, false, false);
+
+	fdrv_set_desc(&q->drv, 0, 0x1000, 8, VRING_DESC_F_NEXT, 1);
+	fdrv_set_desc(&q->drv, 1, 0x2000, 1, VRING_DESC_F_WRITE, 0);
+	fdrv_set_desc(&q->drv, 200, 0x3000, 8, VRING_DESC_F_NEXT, 201);
+	fdrv_set_desc(&q->drv, 201, 0x4000, 1, VRING_DESC_F_WRITE, 0);
+	fdrv_make_avail(&q->drv, 0);
+	fdrv_make_avail(&q->drv, 200);
+	fmem_reset_counts(mem(state));
+	assert_int_equal(tq_pop(q), 1);
+	assert_seg(&q->chain, 1, 0x2000, 1);
+	assert_int_equal(tq_pop(q), 1);
+	assert_seg(&q->chain, 0, 0x3000, 8);
+	assert_seg(&q->chain, 1, 0x4000, 1);
+	assert_int_equal(fmem_reads(mem(state), q->drv.desc_rgn), 2);
+}
+
+/*
+ * Descriptors the driver reuses once their chain is used are read again
+ * with the heads that make them available again, never taken from an
+ * earlier read.
+ */
+static void reused_descriptors_read_again(void **state)
+{
+	struct tq *q = queue(state, 64, 0, false, false);
+	u16 a = fdrv_add_chain(&q->drv, FBUFS(RD(0x1000, 8), WR(0x2000, 1)));
+	u16 b = fdrv_add_chain(&q->drv, FBUFS(RD(0x3000, 8), WR(0x4000, 1)));
+
+	assert_int_equal(tq_pop(q), 1);
+	assert_int_equal(vsb_ring_push(&q->ring, a, 1), 0);
+	assert_int_equal(tq_pop(q), 1);
+	assert_int_equal(vsb_ring_push(&q->ring, b, 1), 0);
+	assert_int_equal(vsb_ring_publish(&q->ring), 0);
+	/* Both used: the driver puts new buffers in a's descriptors. */
+	fdrv_set_desc(&q->drv, a, 0x5000, 8, VRING_DESC_F_NEXT, a + 1);
+	fdrv_set_desc(&q->drv, a + 1, 0x6000, 1, VRING_DESC_F_WRITE, 0);
+	fdrv_make_avail(&q->drv, a);
+	fdrv_make_avail(&q->drv, b);
+	assert_int_equal(tq_pop(q), 1);
+	assert_int_equal(q->chain.head, a);
+	assert_seg(&q->chain, 0, 0x5000, 8);
+	assert_seg(&q->chain, 1, 0x6000, 1);
+}
+
 static void avail_idx_more_than_num_ahead_rejected(void **state)
 {
 	static const u16 ahead[] = { NUM + 1, 0x8000, 0xffff /* behind */ };
@@ -1460,6 +1530,9 @@ int main(void)
 		T(next_out_of_range_rejected),
 		T(head_out_of_range_rejected_without_used_entry),
 		T(head_out_of_range_after_good_heads),
+		T(close_chains_read_table_once),
+		T(far_chains_read_alone),
+		T(reused_descriptors_read_again),
 		T(avail_idx_more_than_num_ahead_rejected),
 		T(avail_idx_exactly_num_ahead_accepted),
 		T(readable_after_writable_rejected),
