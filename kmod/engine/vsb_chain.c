@@ -98,6 +98,21 @@ enum vsb_fault vsb_indirect_check(const struct vsb_ring *ring, u64 addr,
 }
 
 /*
+ * Bytes the ring read along with the chain's head (vsb_ring_read_window()),
+ * copied to @buf: false unless it holds all of [addr, addr + len).
+ */
+static bool vsb_chain_read_window(const struct vsb_ring *ring, u64 addr,
+				  void *buf, u32 len)
+{
+	u64 off = addr - ring->data_addr;
+
+	if (off >= ring->data_len || len > ring->data_len - off)
+		return false;
+	memcpy(buf, ring->win->data + off, len);
+	return true;
+}
+
+/*
  * Copy between buf and the chain's readable (write == false) or writable
  * buffers, starting offset bytes into them; all of [offset, offset + len)
  * must lie within those buffers.
@@ -126,6 +141,9 @@ static int vsb_chain_copy(const struct vsb_ring *ring,
 		if (write)
 			ret = vsb_mem_write(&ring->mem, seg->addr + offset, p,
 					    chunk);
+		else if (vsb_chain_read_window(ring, seg->addr + offset, p,
+					       chunk))
+			ret = 0;
 		else
 			ret = vsb_mem_read(&ring->mem, seg->addr + offset, p,
 					   chunk);

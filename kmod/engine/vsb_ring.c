@@ -86,6 +86,7 @@ void vsb_ring_set_base(struct vsb_ring *ring, u32 base)
 {
 	ring->nr_heads = 0;
 	ring->win_n = 0;
+	ring->data_len = 0;
 	ring->nr_staged = 0;
 	ring->signalled_used_valid = false;
 	if (ring->packed) {
@@ -168,7 +169,7 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 		if (i == pair_next) {
 			desc = pair[1];
 		} else if (!in_indirect && i - ring->win_first < ring->win_n) {
-			desc = ring->win[i - ring->win_first];
+			desc = ring->win->desc[i - ring->win_first];
 		} else {
 			/* Chains are mostly consecutive: read two at once. */
 			u32 n = i + 1 < table_num ? 2 : 1;
@@ -213,15 +214,47 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 }
 
 /*
+ * The heads' own buffers, when each is one readable buffer (a command's
+ * header and data in one, as QEMU and vdpactl-batch frame them) and all
+ * lie within VSB_RING_DATA_WINDOW bytes: one access for the batch.
+ */
+static void vsb_ring_read_data(struct vsb_ring *ring, const u16 *heads, u16 n)
+{
+	u64 lo = U64_MAX, last = 0;
+	u16 i;
+
+	for (i = 0; i < n; i++) {
+		const struct vring_desc *d =
+			&ring->win->desc[heads[i] - ring->win_first];
+		u16 flags = __virtio16_to_cpu(true, d->flags);
+		u64 addr = __virtio64_to_cpu(true, d->addr);
+		u32 len = __virtio32_to_cpu(true, d->len);
+
+		if ((flags & (VRING_DESC_F_WRITE | VRING_DESC_F_INDIRECT)) ||
+		    !len || !vsb_range_ok(addr, len))
+			return;
+		lo = min_t(u64, lo, addr);
+		last = max_t(u64, last, addr + len - 1);
+	}
+	if (last - lo >= VSB_RING_DATA_WINDOW ||
+	    vsb_mem_read(&ring->mem, lo, ring->win->data, last - lo + 1))
+		return;
+	ring->data_addr = lo;
+	ring->data_len = last - lo + 1;
+}
+
+/*
  * Read, in one access, the table entries from the lowest of the @n heads
- * just read to the one after the highest, if they are few: a driver's free
- * list keeps its chains close together, so a batch's chains usually lie
- * in them. Available chains are the device's: the driver alters none of
- * their descriptors until the device has used them ("The driver MUST NOT
- * alter a descriptor chain after it has been made available"), so what is
- * read now is what a read at the walk would give. Nothing is checked or
- * failed here: the walk checks what it takes from the window as it checks
- * what it reads itself, and reads itself what is not in it.
+ * just read to the one after the highest, if they are few, then the
+ * heads' buffers (vsb_ring_read_data()): a driver's free list keeps its
+ * chains close together, and a driver its commands. Available chains,
+ * descriptors and readable buffers, are the device's: the driver alters
+ * none of them until the device has used them ("The driver MUST NOT alter
+ * a descriptor chain after it has been made available"), so what is read
+ * now is what a read at the walk or the command's fetch would give.
+ * Nothing is checked or failed here: the walk checks what it takes from
+ * the window as it checks what it reads itself, and reads itself what is
+ * not in it.
  */
 static void vsb_ring_read_window(struct vsb_ring *ring, u16 n)
 {
@@ -230,6 +263,7 @@ static void vsb_ring_read_window(struct vsb_ring *ring, u16 n)
 	u32 span;
 
 	ring->win_n = 0;
+	ring->data_len = 0;
 	/* One head alone is read in a pair, as the walk reads. */
 	if (n < 2 || !ring->win)
 		return;
@@ -242,11 +276,12 @@ static void vsb_ring_read_window(struct vsb_ring *ring, u16 n)
 		return;
 	span = min_t(u32, hi - lo + 2, ring->num - lo);
 	if (span > VSB_RING_DESC_WINDOW ||
-	    vsb_mem_read(&ring->mem, vsb_desc_addr(ring->desc, lo), ring->win,
-			 span * sizeof(struct vring_desc)))
+	    vsb_mem_read(&ring->mem, vsb_desc_addr(ring->desc, lo),
+			 ring->win->desc, span * sizeof(struct vring_desc)))
 		return;
 	ring->win_first = lo;
 	ring->win_n = span;
+	vsb_ring_read_data(ring, heads, n);
 }
 
 /*

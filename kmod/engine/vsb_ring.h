@@ -19,10 +19,18 @@
 #define VSB_RING_BATCH 32
 
 /*
- * Split: descriptors read in one access along with a batch of heads, when
- * the chains lie this close together (two descriptors a command).
+ * What a split ring reads in one access each along with a batch of heads
+ * (vsb_ring_read_window()), when the batch's chains lie this close
+ * together: descriptors (two a command), and the bytes of the heads' own
+ * buffers (a command's header and data).
  */
 #define VSB_RING_DESC_WINDOW (2 * VSB_RING_BATCH)
+#define VSB_RING_DATA_WINDOW 512
+
+struct vsb_ring_window {
+	struct vring_desc desc[VSB_RING_DESC_WINDOW];
+	u8 data[VSB_RING_DATA_WINDOW];
+};
 
 /*
  * Where a ring starts, as vhost's VHOST_SET_VRING_BASE has it. Split: the
@@ -87,13 +95,16 @@ struct vsb_ring {
 	u16 nr_heads;
 	u16 heads[VSB_RING_BATCH];
 	/*
-	 * Split, provided by the owner (NULL: none): VSB_RING_DESC_WINDOW
-	 * descriptors, of which table entries [win_first, win_first + win_n)
-	 * as read with the heads; valid for the chains of those heads alone.
+	 * Split, provided by the owner (NULL: none): what was read along with
+	 * the heads, valid for the chains of those heads alone. Table entries
+	 * [win_first, win_first + win_n), and the bytes at device addresses
+	 * [data_addr, data_addr + data_len).
 	 */
-	struct vring_desc *win;
+	struct vsb_ring_window *win;
 	u16 win_first;
 	u16 win_n;
+	u32 data_len;
+	u64 data_addr;
 	/*
 	 * Next used ring entry to fill, and the used idx the driver sees;
 	 * packed: used buffers pushed, and made visible, counted the same way.

@@ -36,9 +36,13 @@ typedef __u16 u16;
 typedef __u32 u32;
 typedef __u64 u64;
 
-/* <linux/limits.h>: "no head taken" (U16_MAX), "nothing cached" (U32_MAX) */
+/*
+ * <linux/limits.h>: "no head taken" (U16_MAX), "nothing cached" (U32_MAX),
+ * the lowest of no address yet (U64_MAX)
+ */
 #define U16_MAX ((u16)~0U)
 #define U32_MAX ((u32)~0U)
+#define U64_MAX ((u64)~0ULL)
 
 /* VSB_CTRL_CHANGED_* flags (vsb_cvq.h). */
 #define BIT(nr) (1UL << (nr))

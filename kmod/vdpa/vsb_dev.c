@@ -861,8 +861,7 @@ int vsb_dev_init(struct vsb_dev *vsb, const struct vdpa_dev_set_config *cfg,
 					     GFP_KERNEL);
 		if (!vq->ring.id_descs)
 			return -ENOMEM;
-		vq->ring.win = kcalloc(VSB_RING_DESC_WINDOW,
-				       sizeof(*vq->ring.win), GFP_KERNEL);
+		vq->ring.win = kmalloc(sizeof(*vq->ring.win), GFP_KERNEL);
 		if (!vq->ring.win)
 			return -ENOMEM;
 	}

@@ -65,7 +65,7 @@ struct ring_fuzz {
 	enum ring_layout layout;
 	struct vsb_ring ring;
 	struct vsb_chain chain;
-	struct vring_desc win[VSB_RING_DESC_WINDOW];
+	struct vsb_ring_window win;
 	u64 data;
 	/* How the module serves it, and the chain each pop fills. */
 	struct fsv sv;
@@ -166,7 +166,7 @@ static void setup(struct ring_fuzz *f)
 		used = f->drv.used;
 	}
 	f->ring.mem = f->fm.mem;
-	f->ring.win = f->win;
+	f->ring.win = &f->win;
 	f->ring.fault = vsb_ring_setup(&f->ring, num, desc, avail, used, start);
 	FUZZ_CHECK((f->ring.fault == VSB_FAULT_NONE) ==
 			   ring_config_ok(num, desc, avail, used),

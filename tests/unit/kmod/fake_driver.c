@@ -215,7 +215,7 @@ void tq_init(struct tq *q, struct fmem *m, u16 num, u16 start, bool event_idx,
 	memset(q, 0, sizeof(*q));
 	fdrv_init(&q->drv, m, num, start);
 	q->ring.mem = m->mem;
-	q->ring.win = q->win;
+	q->ring.win = &q->win;
 	q->ring.event_idx = event_idx;
 	q->ring.indirect = indirect;
 	assert_int_equal(vsb_ring_setup(&q->ring, num, q->drv.desc,

@@ -113,7 +113,7 @@ struct tq {
 	struct fdrv drv;
 	struct vsb_ring ring;
 	struct vsb_chain chain;
-	struct vring_desc win[VSB_RING_DESC_WINDOW];
+	struct vsb_ring_window win;
 };
 
 /*

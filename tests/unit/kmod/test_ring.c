@@ -1492,6 +1492,76 @@ static void chain_write_into_read_only_mapping_eperm(void **state)
 	assert_int_equal(fmem_writes(mem(state), rgn), 0);
 }
 
+/*
+ * Commands close together: the heads' buffers come in one access, read
+ * along with the heads, and each chain reads its own bytes from it.
+ */
+static void close_commands_read_once(void **state)
+{
+	struct tq *q = queue(state, 64, 0, false, false);
+	u64 cmds = tbuf(mem(state), 4 * 8, FMEM_RW, 0);
+	u8 *bytes = fmem_ptr(mem(state), cmds, 4 * 8);
+	u8 got[8];
+	unsigned int i;
+
+	for (i = 0; i < 4 * 8; i++)
+		bytes[i] = (u8)i;
+	for (i = 0; i < 4; i++)
+		fdrv_add_chain(&q->drv,
+			       FBUFS(RD(cmds + 8 * i, 8), WR(0x1000 + i, 1)));
+	fmem_reset_counts(mem(state));
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(tq_pop(q), 1);
+		assert_int_equal(vsb_chain_read(&q->ring, &q->chain, 2, got, 6),
+				 0);
+		assert_memory_equal(got, bytes + 8 * i + 2, 6);
+	}
+	assert_int_equal(
+		fmem_reads(mem(state), fmem_region_of(mem(state), cmds)), 1);
+}
+
+/* Commands far apart: each is read on its own. */
+static void far_commands_read_alone(void **state)
+{
+	struct tq *q = queue(state, 64, 0, false, false);
+	u64 cmds = tbuf(mem(state), 2048, FMEM_RW, 0);
+	u8 got[8];
+
+	memset(fmem_ptr(mem(state), cmds, 2048), 0x5a, 2048);
+	fdrv_add_chain(&q->drv, FBUFS(RD(cmds, 8), WR(0x1000, 1)));
+	fdrv_add_chain(&q->drv, FBUFS(RD(cmds + 1024, 8), WR(0x1001, 1)));
+	fmem_reset_counts(mem(state));
+	assert_int_equal(tq_pop(q), 1);
+	assert_int_equal(vsb_chain_read(&q->ring, &q->chain, 0, got, 8), 0);
+	assert_int_equal(tq_pop(q), 1);
+	assert_int_equal(vsb_chain_read(&q->ring, &q->chain, 0, got, 8), 0);
+	assert_int_equal(got[7], 0x5a);
+	assert_int_equal(
+		fmem_reads(mem(state), fmem_region_of(mem(state), cmds)), 2);
+}
+
+/*
+ * A batch whose buffers cannot all be read at once: each chain's read
+ * fails or succeeds as it would alone.
+ */
+static void unreadable_batch_reads_each_alone(void **state)
+{
+	struct tq *q = queue(state, 64, 0, false, false);
+	u64 wo = tbuf(mem(state), 8, FMEM_WO, 0);
+	u64 rw = tbuf(mem(state), 8, FMEM_RW, 0);
+	u8 got[8];
+
+	memset(fmem_ptr(mem(state), rw, 8), 0x42, 8);
+	fdrv_add_chain(&q->drv, FBUFS(RD(wo, 8), WR(0x1000, 1)));
+	fdrv_add_chain(&q->drv, FBUFS(RD(rw, 8), WR(0x1001, 1)));
+	assert_int_equal(tq_pop(q), 1);
+	assert_int_equal(vsb_chain_read(&q->ring, &q->chain, 0, got, 8),
+			 -EPERM);
+	assert_int_equal(tq_pop(q), 1);
+	assert_int_equal(vsb_chain_read(&q->ring, &q->chain, 0, got, 8), 0);
+	assert_int_equal(got[0], 0x42);
+}
+
 static void chain_read_unmapped_or_write_only_fails(void **state)
 {
 	struct tq *q = queue(state, NUM, 0, false, false);
@@ -1579,6 +1649,9 @@ int main(void)
 		T(chain_write_across_segments),
 		T(chain_copy_out_of_range_einval),
 		T(chain_write_into_read_only_mapping_eperm),
+		T(close_commands_read_once),
+		T(far_commands_read_alone),
+		T(unreadable_batch_reads_each_alone),
 		T(chain_read_unmapped_or_write_only_fails),
 	};
 
