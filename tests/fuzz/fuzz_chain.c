@@ -65,14 +65,61 @@ void fch_check_shape(const struct fch *ch)
 		   c->in_len);
 }
 
-/* Compare what a chain read gave with memory, buffer by buffer. */
-static void check_read_bytes(const struct fch *ch, u32 offset, u32 len)
+void fch_check_window(const struct fch *ch)
+{
+	const struct vsb_ring *r = ch->ring;
+	u64 table = r->desc + (u64)r->win_first * sizeof(struct vring_desc);
+
+	if (!r->win)
+		return;
+	FUZZ_CHECK(r->win_n <= VSB_RING_DESC_WINDOW &&
+			   r->data_len <= VSB_RING_DATA_WINDOW,
+		   "window of %u descriptors, %u bytes", r->win_n, r->data_len);
+	FUZZ_CHECK(
+		!r->win_n ||
+			!memcmp(r->win->desc,
+				fmem_ptr(ch->fm->m, table,
+					 r->win_n * sizeof(struct vring_desc)),
+				r->win_n * sizeof(struct vring_desc)),
+		"descriptors %u..%u differ from the table", r->win_first,
+		r->win_first + r->win_n);
+	FUZZ_CHECK(!r->data_len || !memcmp(r->win->data,
+					   fmem_ptr(ch->fm->m, r->data_addr,
+						    r->data_len),
+					   r->data_len),
+		   "window bytes at %#llx+%u differ from memory",
+		   (unsigned long long)r->data_addr, r->data_len);
+}
+
+/*
+ * Bytes of @len at @addr the ring's window holds, or NULL: a chain read
+ * takes a buffer's piece from the window when it holds all of it.
+ */
+static const u8 *window_bytes(const struct vsb_ring *r, u64 addr, u32 len)
+{
+	u64 at = addr - r->data_addr;
+
+	if (at >= r->data_len || len > r->data_len - at)
+		return NULL;
+	return r->win->data + at;
+}
+
+/*
+ * Compare what a chain read gave, buffer by buffer: a piece the ring's
+ * window holds with the window (fch_check_window() compared it with
+ * memory when it was read; the device's own writes since then, or a
+ * racing driver's, are not in it, and need not be), the others with
+ * memory unless a racing write landed during the read (@raced).
+ */
+static void check_read_bytes(const struct fch *ch, u32 offset, u32 len,
+			     bool raced)
 {
 	const struct vsb_seg *seg = ch->chain->segs;
 	u32 done = 0;
 	u16 i;
 
 	for (i = 0; i < ch->chain->nr_out && done < len; i++, seg++) {
+		const u8 *win;
 		u32 chunk;
 
 		if (offset >= seg->len) {
@@ -81,12 +128,17 @@ static void check_read_bytes(const struct fch *ch, u32 offset, u32 len)
 		}
 		chunk = seg->len - offset < len - done ? seg->len - offset :
 							 len - done;
-		FUZZ_CHECK(
-			!memcmp(fch_copy + done,
-				fmem_ptr(ch->fm->m, seg->addr + offset, chunk),
-				chunk),
-			"chain read bytes %u..%u differ from memory", done,
-			done + chunk);
+		win = window_bytes(ch->ring, seg->addr + offset, chunk);
+		FUZZ_CHECK(!win || !memcmp(fch_copy + done, win, chunk),
+			   "chain read bytes %u..%u differ from the window",
+			   done, done + chunk);
+		FUZZ_CHECK(win || raced ||
+				   !memcmp(fch_copy + done,
+					   fmem_ptr(ch->fm->m,
+						    seg->addr + offset, chunk),
+					   chunk),
+			   "chain read bytes %u..%u differ from memory", done,
+			   done + chunk);
 		done += chunk;
 		offset = 0;
 	}
@@ -111,8 +163,8 @@ static void use_readable(const struct fch *ch, u16 want)
 	ret = vsb_chain_read(ch->ring, c, offset, fch_copy, len);
 	FUZZ_CHECK(!ch->fm->nr_writes, "chain read wrote");
 	FUZZ_CHECK(!ret || ret == -EFAULT || ret == -EPERM, "read: %d", ret);
-	if (!ret && fired == ch->fm->races_fired)
-		check_read_bytes(ch, offset, len);
+	if (!ret)
+		check_read_bytes(ch, offset, len, fired != ch->fm->races_fired);
 }
 
 static int use_writable(const struct fch *ch, u16 want)

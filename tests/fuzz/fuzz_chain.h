@@ -36,5 +36,10 @@ void fch_check_shape(const struct fch *c);
  * (BUFFER_ACCESS) and the chain must be given back.
  */
 int fch_serve(const struct fch *c, u16 read_len, u16 write_len);
+/*
+ * Right after a pop that read a batch of heads and took a chain, before
+ * any racing write landed: the ring's window holds what memory holds.
+ */
+void fch_check_window(const struct fch *c);
 
 #endif /* FUZZ_CHAIN_H */

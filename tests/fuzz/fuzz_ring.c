@@ -481,10 +481,15 @@ static int pop(void *q)
 {
 	struct ring_fuzz *f = q;
 	u16 before = f->ring.last_avail;
+	bool fetches = !f->ring.nr_heads;
+	unsigned int fired = f->fm.races_fired;
 	int ret;
 
 	fmw_clear_log(&f->fm);
 	ret = vsb_ring_pop(&f->ring, &f->chain);
+	/* A chain taken with no head left over read a batch of heads. */
+	if (fetches && f->chain.head != U16_MAX && fired == f->fm.races_fired)
+		fch_check_window(&f->ch);
 	take_start_write(f);
 	FUZZ_CHECK(!f->fm.nr_writes, "pop wrote more than used->flags");
 	FUZZ_CHECK(ret == 1 || ret == 0 || ret == -EIO, "pop: %d", ret);
