@@ -136,10 +136,9 @@ for run in each/poll once/poll each/call once/call; do
 			samples = samples sprintf("sample %s %s/%s 0 %.0f\n", stage, dev[i], mode[i], t)
 			# The even loads and the odd ones, as two runs: "rounds"
 			# 0 and 1, whose spread bench-report gives.
-			half = count * int((rounds + 1) / 2)
-			dsamples = dsamples sprintf("sample %s %s/%s 0 %.0f\n", dstage, dev[i], mode[i], even[i] / half)
-			if (rounds > 1)
-				dsamples = dsamples sprintf("sample %s %s/%s 1 %.0f\n", dstage, dev[i], mode[i], odd[i] / (count * int(rounds / 2)))
+			dsamples = dsamples sprintf("sample %s %s/%s 0 %.0f\n", dstage, dev[i], mode[i], even[i] / count)
+			if (odd[i] != "-")
+				dsamples = dsamples sprintf("sample %s %s/%s 1 %.0f\n", dstage, dev[i], mode[i], odd[i] / count)
 			printf "%-8s %-9s %11.0f %13.0f %8.0f %8.0f %13s\n", dev[i], mode[i], cuser[i] / cmds, ckernel[i] / cmds, device[i] / cmds, t, med[i]
 		}
 		if (bad)

@@ -73,9 +73,9 @@ function check(name, windows, want) {
 	cmds = $1 * $2
 	dev[key, $1] = $12 / cmds
 	# The even loads and the odd ones, as two runs (0 and 1).
-	samples = samples sprintf("sample scale %s@%s 0 %.0f\n", key, $1, $13 / ($1 * int(($2 + 1) / 2)))
-	if ($2 > 1)
-		samples = samples sprintf("sample scale %s@%s 1 %.0f\n", key, $1, $14 / ($1 * int($2 / 2)))
+	samples = samples sprintf("sample scale %s@%s 0 %.0f\n", key, $1, $13 / $1)
+	if ($14 != "-")
+		samples = samples sprintf("sample scale %s@%s 1 %.0f\n", key, $1, $14 / $1)
 }
 END {
 	print "Device instructions per command by load size: MAC_ADDR_SET loads, kick once, wait call, 256-entry rings; all vCPU 1 ran (every device\047s worker)"

@@ -12,9 +12,10 @@
 # Output, one line per run named by the guest, in slot order:
 #   run SLOT DEVICE MODE WINDOWS USER KERNEL CLIENT_USER CLIENT_KERNEL
 #       DEVICE DEVICE_EVEN DEVICE_ODD MEDIAN_US
-# all of them sums over the run's windows (DEVICE_EVEN and DEVICE_ODD:
-# the device's count over the even and the odd loads), MEDIAN_US "-"
-# where the guest gave none. Exits 1, saying why, on a window without
+# sums over the run's windows, but DEVICE_EVEN and DEVICE_ODD: the
+# device's count per load over the even and over the odd loads (a window
+# is a load), two runs in one; DEVICE_ODD "-" for a run of one load.
+# MEDIAN_US "-" where the guest gave none. Exits 1, saying why, on a window without
 # vCPU 1 or a guest that named no run.
 FNR == NR {
 	if ($1 == "slot") {
@@ -60,9 +61,11 @@ END {
 	}
 	for (i = 0; i < n; i++) {
 		s = order[i]
-		printf "run %s %s %s %d %.0f %.0f %.0f %.0f %.0f %.0f %.0f %s\n",
-			s, dev[s], mode[s], windows[s], user[s], kernel[s],
-			cuser[s], ckernel[s], device[s], half[s, 0],
-			half[s, 1], i < m ? med[i] : "-"
+		w = windows[s]
+		even = w ? sprintf("%.2f", half[s, 0] / int((w + 1) / 2)) : "-"
+		odd = w > 1 ? sprintf("%.2f", half[s, 1] / int(w / 2)) : "-"
+		printf "run %s %s %s %d %.0f %.0f %.0f %.0f %.0f %s %s %s\n",
+			s, dev[s], mode[s], w, user[s], kernel[s], cuser[s],
+			ckernel[s], device[s], even, odd, i < m ? med[i] : "-"
 	}
 }
