@@ -49,8 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define __printf(fmt_idx, arg_idx) \
-	__attribute__((format(printf, fmt_idx, arg_idx)))
+#include "lib/util.h"
 
 /* PCI */
 #define PCI_VENDOR_REDHAT 0x1af4
@@ -523,14 +522,6 @@ static int queue_post(struct qv *v, struct qv_queue *q,
 static int queue_kick(struct qv *v, struct qv_queue *q)
 {
 	return qt_write(v, "writew", q->notify, q->index);
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
 }
 
 /* Wait for the next used element; its length in *len. */

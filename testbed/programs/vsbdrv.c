@@ -192,14 +192,6 @@ static void __attribute__((noreturn)) die(const char *what)
 	exit(2);
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static struct vhost_vdpa *vhost(struct drv *d)
 {
 	return &d->cvq.vhost;

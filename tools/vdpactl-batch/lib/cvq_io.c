@@ -24,14 +24,6 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static void nap_ms(unsigned int ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000,

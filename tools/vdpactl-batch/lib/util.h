@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #define PROG_NAME "vdpactl-batch"
 
@@ -45,5 +46,15 @@ static inline bool str_copy(char *dst, size_t size, const char *src)
 #define NSEC_PER_USEC 1000ULL
 #define NSEC_PER_MSEC 1000000ULL
 #define NSEC_PER_SEC 1000000000ULL
+
+/* Milliseconds of CLOCK_MONOTONIC, for timeouts. */
+static inline uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 +
+	       (uint64_t)ts.tv_nsec / NSEC_PER_MSEC;
+}
 
 #endif

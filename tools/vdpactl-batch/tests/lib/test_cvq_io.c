@@ -33,14 +33,6 @@ struct bench {
 /* Static: a device left running by a failed test still has its memory. */
 static struct bench bench;
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* Starts the fake device on @b with @cfg. */
 static void start_with(struct bench *b, const struct fake_config *cfg)
 {

@@ -181,14 +181,6 @@ static void failures_stop_the_load(void **state)
 	}
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* A device that gave up fails the load in one status poll, not at the timeout. */
 static void needs_reset_fails_before_the_timeout(void **state)
 {
