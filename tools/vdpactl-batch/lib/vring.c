@@ -61,6 +61,13 @@ void vq_layout(enum vq_format format, unsigned int num, struct vq_layout *l)
 	};
 }
 
+uint64_t vq_area_addr(const struct vq_area *area, uint64_t driver,
+		      uint64_t device)
+{
+	return (area->block == VQ_BLOCK_DRIVER ? driver : device) +
+	       area->offset;
+}
+
 uint64_t vq_format_features(enum vq_format format)
 {
 	return format == VQ_FORMAT_PACKED ? BIT_ULL(VIRTIO_F_RING_PACKED) : 0;
@@ -135,7 +142,7 @@ void vq_set_event_idx(struct vq_driver *vr, bool on)
 	vr->packed.event_idx = on;
 }
 
-/* Readable buffers first, then writable ones; not empty. */
+/* Readable buffers first, then writable ones; not empty, not indirect. */
 static bool chain_is_valid(const struct vq_buf *bufs, unsigned int nbufs)
 {
 	bool seen_writable = false;
@@ -144,6 +151,8 @@ static bool chain_is_valid(const struct vq_buf *bufs, unsigned int nbufs)
 	if (nbufs == 0)
 		return false;
 	for (i = 0; i < nbufs; i++) {
+		if (bufs[i].indirect)
+			return false;
 		if (bufs[i].device_writable)
 			seen_writable = true;
 		else if (seen_writable)
@@ -263,6 +272,22 @@ static uint32_t split_base(const struct vq_driver *vr)
 	return vr->avail_idx;
 }
 
+/* A split table is a chain of its own, linked by NEXT from entry 0. */
+static void split_write_table(void *table, const struct vq_buf *bufs,
+			      unsigned int nbufs)
+{
+	struct vring_desc *t = table;
+	unsigned int n;
+
+	for (n = 0; n < nbufs; n++)
+		t[n] = (struct vring_desc){
+			.addr = htole64(bufs[n].addr),
+			.len = htole32(bufs[n].len),
+			.flags = htole16(vq_buf_flags(bufs, n, nbufs)),
+			.next = htole16((uint16_t)(n + 1)),
+		};
+}
+
 static const struct vq_ops split_ops = {
 	.add = split_add,
 	.publish = split_publish,
@@ -271,6 +296,7 @@ static const struct vq_ops split_ops = {
 	.pop = split_pop,
 	.set_call = split_set_call,
 	.base = split_base,
+	.write_table = split_write_table,
 };
 
 int vq_add(struct vq_driver *vr, const struct vq_buf *bufs, unsigned int nbufs,
@@ -281,6 +307,31 @@ int vq_add(struct vq_driver *vr, const struct vq_buf *bufs, unsigned int nbufs,
 	if (nbufs > vr->num_free)
 		return -ENOSPC;
 	return vr->ops->add(vr, bufs, nbufs, token);
+}
+
+size_t vq_indirect_bytes(unsigned int nbufs)
+{
+	/* struct vring_desc and struct vring_packed_desc alike. */
+	return (size_t)nbufs * 16;
+}
+
+int vq_add_indirect(struct vq_driver *vr, void *table, uint64_t table_addr,
+		    const struct vq_buf *bufs, unsigned int nbufs,
+		    uint32_t token)
+{
+	const struct vq_buf desc = {
+		.addr = table_addr,
+		.len = (uint32_t)vq_indirect_bytes(nbufs),
+		.indirect = true,
+	};
+
+	/* The spec bounds a table by the queue size. */
+	if (!chain_is_valid(bufs, nbufs) || nbufs > vr->num)
+		return -EINVAL;
+	if (!vr->num_free)
+		return -ENOSPC;
+	vr->ops->write_table(table, bufs, nbufs);
+	return vr->ops->add(vr, &desc, 1, token);
 }
 
 uint16_t vq_publish(struct vq_driver *vr)

@@ -28,6 +28,8 @@ struct vq_buf {
 	uint64_t addr; /* device address (IOVA) */
 	uint32_t len;
 	bool device_writable;
+	/* Set by vq_add_indirect() alone: addr is a table of len / 16. */
+	bool indirect;
 };
 
 /*
@@ -112,6 +114,10 @@ struct vq_layout {
 
 void vq_layout(enum vq_format format, unsigned int num, struct vq_layout *l);
 
+/* The address of @area when the blocks start at @driver and @device. */
+uint64_t vq_area_addr(const struct vq_area *area, uint64_t driver,
+		      uint64_t device);
+
 /* Features a ring format needs negotiated: RING_PACKED or none. */
 uint64_t vq_format_features(enum vq_format format);
 
@@ -174,10 +180,28 @@ void vq_set_call(struct vq_driver *vr, enum vq_call how, uint16_t ahead);
 /*
  * Adds one chain, readable buffers first, and makes it the next avail
  * entry without publishing it. -ENOSPC if not enough free descriptors,
- * -EINVAL for an empty chain or a readable buffer after a writable one.
+ * -EINVAL for an empty chain, a readable buffer after a writable one or a
+ * buffer marked indirect.
  */
 int vq_add(struct vq_driver *vr, const struct vq_buf *bufs, unsigned int nbufs,
 	   uint32_t token);
+
+/*
+ * Bytes of an indirect table of @nbufs descriptors (VIRTIO_RING_F_INDIRECT_
+ * DESC): 16 each in either format.
+ */
+size_t vq_indirect_bytes(unsigned int nbufs);
+
+/*
+ * vq_add() of a chain that takes one ring descriptor: @bufs go into
+ * @table, vq_indirect_bytes(@nbufs) of the caller's memory that the device
+ * reads at @table_addr, in the ring's format (split: chained by NEXT;
+ * packed: only F_WRITE), and the descriptor points at it. @table must stay
+ * as it is until the chain is popped. Errors as vq_add()'s.
+ */
+int vq_add_indirect(struct vq_driver *vr, void *table, uint64_t table_addr,
+		    const struct vq_buf *bufs, unsigned int nbufs,
+		    uint32_t token);
 
 /* Makes every added chain visible to the device; returns how many. */
 uint16_t vq_publish(struct vq_driver *vr);

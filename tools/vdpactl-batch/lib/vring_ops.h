@@ -19,16 +19,20 @@ struct vq_ops {
 	void (*set_call)(struct vq_driver *vr, enum vq_call how,
 			 uint16_t ahead);
 	uint32_t (*base)(const struct vq_driver *vr);
+	/* Writes a valid chain into an indirect table. */
+	void (*write_table)(void *table, const struct vq_buf *bufs,
+			    unsigned int nbufs);
 };
 
 extern const struct vq_ops vq_packed_ops;
 
-/* The F_WRITE and F_NEXT flags of buffer @n of a chain of @nbufs. */
+/* The F_WRITE, F_NEXT and F_INDIRECT flags of buffer @n of @nbufs. */
 static inline uint16_t vq_buf_flags(const struct vq_buf *bufs, unsigned int n,
 				    unsigned int nbufs)
 {
 	return (bufs[n].device_writable ? VRING_DESC_F_WRITE : 0) |
-	       (n + 1 < nbufs ? VRING_DESC_F_NEXT : 0);
+	       (n + 1 < nbufs ? VRING_DESC_F_NEXT : 0) |
+	       (bufs[n].indirect ? VRING_DESC_F_INDIRECT : 0);
 }
 
 /* The per-chain state of @num chains, free list linked in order. */

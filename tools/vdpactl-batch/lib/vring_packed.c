@@ -246,6 +246,26 @@ static uint32_t packed_base(const struct vq_driver *vr)
 	return avail | used << 16;
 }
 
+/*
+ * A packed table is read in order, its length says where it ends: of the
+ * flags only F_WRITE counts, and its buffer ids are ignored.
+ */
+static void packed_write_table(void *table, const struct vq_buf *bufs,
+			       unsigned int nbufs)
+{
+	struct vring_packed_desc *t = table;
+	unsigned int n;
+
+	for (n = 0; n < nbufs; n++)
+		t[n] = (struct vring_packed_desc){
+			.addr = htole64(bufs[n].addr),
+			.len = htole32(bufs[n].len),
+			.flags = htole16(bufs[n].device_writable ?
+						 VRING_DESC_F_WRITE :
+						 0),
+		};
+}
+
 const struct vq_ops vq_packed_ops = {
 	.add = packed_add,
 	.publish = packed_publish,
@@ -254,6 +274,7 @@ const struct vq_ops vq_packed_ops = {
 	.pop = packed_pop,
 	.set_call = packed_set_call,
 	.base = packed_base,
+	.write_table = packed_write_table,
 };
 
 int vq_init_packed(struct vq_driver *vr, unsigned int num,

@@ -177,6 +177,89 @@ static void pop_returns_tokens_and_frees_descriptors(void **state)
 	ring_teardown(&m);
 }
 
+/* Header, data, ack, reply: a command as Linux frames it. */
+static const struct vq_buf four_bufs[4] = {
+	{ .addr = 0x1000, .len = 2 },
+	{ .addr = 0x1040, .len = 6 },
+	{ .addr = 0x2000, .len = 1, .device_writable = true },
+	{ .addr = 0x2040, .len = 8, .device_writable = true },
+};
+
+static void indirect_chain_takes_one_descriptor(void **state)
+{
+	struct vring_desc table[4];
+	struct ring_mem m;
+	uint32_t token, len;
+	uint16_t head, i;
+
+	(void)state;
+	ring_setup(&m, 4);
+	memset(table, 0xa5, sizeof(table));
+	assert_int_equal(vq_add_indirect(&m.vq, table, 0x8000, four_bufs, 4, 9),
+			 0);
+	assert_int_equal(vq_num_free(&m.vq), 3);
+	vq_publish(&m.vq);
+	head = le16toh(m.avail->ring[0]);
+	assert_int_equal(le64toh(m.desc[head].addr), 0x8000);
+	assert_int_equal(le32toh(m.desc[head].len), 4 * sizeof(table[0]));
+	assert_int_equal(vq_indirect_bytes(4), sizeof(table));
+	assert_int_equal(le16toh(m.desc[head].flags), VRING_DESC_F_INDIRECT);
+	/* The table is a chain from entry 0, by NEXT. */
+	for (i = 0; i < 4; i++) {
+		uint16_t want = (four_bufs[i].device_writable ?
+					 VRING_DESC_F_WRITE :
+					 0) |
+				(i < 3 ? VRING_DESC_F_NEXT : 0);
+
+		assert_int_equal(le64toh(table[i].addr), four_bufs[i].addr);
+		assert_int_equal(le32toh(table[i].len), four_bufs[i].len);
+		assert_int_equal(le16toh(table[i].flags), want);
+		if (i < 3)
+			assert_int_equal(le16toh(table[i].next), i + 1);
+	}
+	device_complete(&m, device_take(&m), 9);
+	assert_int_equal(vq_pop(&m.vq, &token, &len), 0);
+	assert_int_equal(token, 9);
+	assert_int_equal(len, 9);
+	assert_int_equal(vq_num_free(&m.vq), 4);
+	ring_teardown(&m);
+}
+
+static void indirect_chains_are_checked_like_others(void **state)
+{
+	const struct vq_buf wrong_order[2] = { four_bufs[2], four_bufs[0] };
+	const struct vq_buf marked = { .addr = 0x1000,
+				       .len = 16,
+				       .indirect = true };
+	struct vq_buf too_long[5];
+	struct vring_desc table[8];
+	struct ring_mem m;
+	unsigned int i;
+
+	(void)state;
+	ring_setup(&m, 4);
+	for (i = 0; i < 5; i++)
+		too_long[i] = four_bufs[0];
+	assert_int_equal(vq_add_indirect(&m.vq, table, 0x8000, four_bufs, 0, 0),
+			 -EINVAL);
+	assert_int_equal(vq_add_indirect(&m.vq, table, 0x8000, wrong_order, 2,
+					 0),
+			 -EINVAL);
+	/* No table longer than the queue. */
+	assert_int_equal(vq_add_indirect(&m.vq, table, 0x8000, too_long, 5, 0),
+			 -EINVAL);
+	/* Only vq_add_indirect() makes an indirect descriptor. */
+	assert_int_equal(vq_add(&m.vq, &marked, 1, 0), -EINVAL);
+	/* A table takes one descriptor: four fit a ring of 4. */
+	for (i = 0; i < 4; i++)
+		assert_int_equal(vq_add_indirect(&m.vq, table, 0x8000,
+						 four_bufs, 4, i),
+				 0);
+	assert_int_equal(vq_add_indirect(&m.vq, table, 0x8000, four_bufs, 4, 4),
+			 -ENOSPC);
+	ring_teardown(&m);
+}
+
 static void out_of_order_completions_are_fine(void **state)
 {
 	struct ring_mem m;
@@ -315,6 +398,8 @@ int main(void)
 		cmocka_unit_test(chains_must_be_readable_then_writable),
 		cmocka_unit_test(full_ring_refuses_more),
 		cmocka_unit_test(pop_returns_tokens_and_frees_descriptors),
+		cmocka_unit_test(indirect_chain_takes_one_descriptor),
+		cmocka_unit_test(indirect_chains_are_checked_like_others),
 		cmocka_unit_test(out_of_order_completions_are_fine),
 		cmocka_unit_test(indices_wrap_around_16_bits),
 		cmocka_unit_test(bad_used_ids_are_protocol_errors),

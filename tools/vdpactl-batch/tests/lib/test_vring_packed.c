@@ -216,6 +216,46 @@ static void head_flags_are_written_last(void **state)
 	mem_teardown(&m);
 }
 
+static void indirect_table_is_read_in_order(void **state)
+{
+	static const struct vq_buf bufs[3] = {
+		{ .addr = 0x1000, .len = 2 },
+		{ .addr = 0x2000, .len = 1, .device_writable = true },
+		{ .addr = 0x2040, .len = 8, .device_writable = true },
+	};
+	struct vring_packed_desc table[3];
+	struct packed_mem m;
+	struct taken t;
+	uint32_t token, len;
+	unsigned int i;
+
+	(void)state;
+	mem_setup(&m, 4);
+	memset(table, 0xa5, sizeof(table));
+	assert_int_equal(vq_add_indirect(&m.vq, table, 0x8000, bufs, 3, 5), 0);
+	vq_publish(&m.vq);
+	assert_int_equal(le16toh(m.desc[0].flags),
+			 F_AVAIL | VRING_DESC_F_INDIRECT);
+	assert_int_equal(le64toh(m.desc[0].addr), 0x8000);
+	assert_int_equal(le32toh(m.desc[0].len), sizeof(table));
+	/* Only F_WRITE in the table: its length says where it ends. */
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(le64toh(table[i].addr), bufs[i].addr);
+		assert_int_equal(le32toh(table[i].len), bufs[i].len);
+		assert_int_equal(le16toh(table[i].flags),
+				 bufs[i].device_writable ? VRING_DESC_F_WRITE :
+							   0);
+	}
+	t = dev_take(&m);
+	assert_int_equal(t.ndescs, 1);
+	dev_complete(&m, t.id, 9, t.ndescs);
+	assert_int_equal(vq_pop(&m.vq, &token, &len), 0);
+	assert_int_equal(token, 5);
+	assert_int_equal(len, 9);
+	assert_int_equal(vq_num_free(&m.vq), 4);
+	mem_teardown(&m);
+}
+
 static void chains_must_be_readable_then_writable(void **state)
 {
 	const struct vq_buf wrong_order[2] = {
@@ -617,6 +657,7 @@ int main(void)
 		cmocka_unit_test(init_checks_the_size_and_starts_on_lap_1),
 		cmocka_unit_test(layout_puts_device_written_areas_together),
 		cmocka_unit_test(head_flags_are_written_last),
+		cmocka_unit_test(indirect_table_is_read_in_order),
 		cmocka_unit_test(chains_must_be_readable_then_writable),
 		cmocka_unit_test(chains_wrap_over_many_laps),
 		cmocka_unit_test(ids_come_back_out_of_order),
