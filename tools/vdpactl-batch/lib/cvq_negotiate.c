@@ -27,30 +27,22 @@ int cvq_dev_negotiate_backend(struct cvq_dev *d, bool want_asid)
 	uint64_t wanted = WANTED_BACKEND_FEATURES;
 	int err;
 
-	err = VHOST_IOCTL(&d->vhost, VHOST_GET_BACKEND_FEATURES,
-			  &d->backend_offered);
+	if (want_asid)
+		wanted |= BIT_ULL(VHOST_BACKEND_F_IOTLB_ASID);
+	err = vhost_vdpa_ack_backend(&d->vhost, wanted, &d->backend_offered,
+				     &d->backend_acked);
 	if (err)
 		return err;
 	if (!(d->backend_offered & BIT_ULL(VHOST_BACKEND_F_IOTLB_MSG_V2))) {
 		pr_err("%s: backend lacks IOTLB_MSG_V2", d->vhost.path);
 		return -ENOTSUP;
 	}
-	if (want_asid) {
-		if (!(d->backend_offered &
-		      BIT_ULL(VHOST_BACKEND_F_IOTLB_ASID))) {
-			pr_err("%s: --asid needs the IOTLB_ASID backend feature, which is not offered",
-			       d->vhost.path);
-			return -ENOTSUP;
-		}
-		wanted |= BIT_ULL(VHOST_BACKEND_F_IOTLB_ASID);
+	if (want_asid &&
+	    !(d->backend_offered & BIT_ULL(VHOST_BACKEND_F_IOTLB_ASID))) {
+		pr_err("%s: --asid needs the IOTLB_ASID backend feature, which is not offered",
+		       d->vhost.path);
+		return -ENOTSUP;
 	}
-	d->backend_acked = d->backend_offered & wanted;
-	err = VHOST_IOCTL(&d->vhost, VHOST_SET_BACKEND_FEATURES,
-			  &d->backend_acked);
-	if (err)
-		return err;
-	d->vhost.iotlb_batch = d->backend_acked &
-			       BIT_ULL(VHOST_BACKEND_F_IOTLB_BATCH);
 	return 0;
 }
 

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 
 #include "lib/cvq_dev_priv.h"
 #include "lib/diag.h"
@@ -60,74 +59,16 @@ int cvq_dev_choose_ring_size(struct cvq_dev *d, unsigned int requested)
 	return 0;
 }
 
-/* A vring ioctl on queue @index, named with the queue in a failure. */
-static int vring_ioctl(struct cvq_dev *d, unsigned int index, unsigned long req,
-		       void *arg, const char *name)
-{
-	char what[64];
-
-	snprintf(what, sizeof(what), "%s (vq %u)", name, index);
-	return vhost_vdpa_ioctl(&d->vhost, req, arg, what);
-}
-
-#define VRING_IOCTL(d, index, req, arg) vring_ioctl(d, index, req, arg, #req)
-
-static int setup_eventfd(struct cvq_dev *d, unsigned int index, int *fd,
-			 unsigned long req, const char *name)
-{
-	struct vhost_vring_file file = { .index = index };
-
-	/* A restart hands the device the eventfds it had. */
-	if (*fd < 0)
-		*fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (*fd < 0)
-		return pr_errno(errno, "eventfd for %s (vq %u)", name, index);
-	file.fd = *fd;
-	return vring_ioctl(d, index, req, &file, name);
-}
-
-/*
- * The vring ioctls of one queue, in vhost_virtqueue_start()'s order less
- * the enable: size, base (vq_base()'s encoding), addresses, kick and call
- * eventfds.
- */
-static int setup_vq(struct cvq_dev *d, unsigned int index, unsigned int num,
-		    uint32_t base, struct vhost_vring_addr *addr, int *kick_fd,
-		    int *call_fd)
-{
-	struct vhost_vring_state state = { .index = index, .num = num };
-	int err;
-
-	err = VRING_IOCTL(d, index, VHOST_SET_VRING_NUM, &state);
-	state.num = base;
-	if (!err)
-		err = VRING_IOCTL(d, index, VHOST_SET_VRING_BASE, &state);
-	if (!err)
-		err = VRING_IOCTL(d, index, VHOST_SET_VRING_ADDR, addr);
-	if (!err)
-		err = setup_eventfd(d, index, kick_fd, VHOST_SET_VRING_KICK,
-				    "VHOST_SET_VRING_KICK");
-	/*
-	 * A call fd even when busy-polling: QEMU's shadow virtqueue has one,
-	 * so the device does the same work in both wait modes.
-	 */
-	if (!err)
-		err = setup_eventfd(d, index, call_fd, VHOST_SET_VRING_CALL,
-				    "VHOST_SET_VRING_CALL");
-	return err;
-}
-
 int cvq_dev_enable_vq(struct cvq_dev *d, unsigned int index)
 {
-	struct vhost_vring_state state = { .index = index, .num = 1 };
-
-	return VRING_IOCTL(d, index, VHOST_VDPA_SET_VRING_ENABLE, &state);
+	return vhost_vdpa_enable_vring(&d->vhost, index);
 }
 
 int cvq_dev_setup_cvq(struct cvq_dev *d)
 {
-	return setup_vq(d, d->cvq_index, d->ring_size, vq_base(&d->ring),
-			&d->vring_addr, &d->kick_fd, &d->call_fd);
+	return vhost_vdpa_setup_vring(&d->vhost, d->cvq_index, d->ring_size,
+				      vq_base(&d->ring), &d->vring_addr,
+				      &d->kick_fd, &d->call_fd);
 }
 
 /* The CVQ's vring ioctls, from SET_VRING_NUM to enabling the queue. */
@@ -166,27 +107,6 @@ int cvq_dev_init_ring(struct cvq_dev *d)
 	return 0;
 }
 
-/* Where @area of a ring whose blocks start at @driver and @device is. */
-static uint64_t area_offset(const struct vq_area *area, uint64_t driver,
-			    uint64_t device)
-{
-	return (area->block == VQ_BLOCK_DRIVER ? driver : device) +
-	       area->offset;
-}
-
-/* A ring's VHOST_SET_VRING_ADDR, from where its two blocks are. */
-static struct vhost_vring_addr ring_addr(const struct vq_layout *l,
-					 unsigned int index, uint64_t driver,
-					 uint64_t device)
-{
-	return (struct vhost_vring_addr){
-		.index = index,
-		.desc_user_addr = area_offset(&l->desc, driver, device),
-		.avail_user_addr = area_offset(&l->driver, driver, device),
-		.used_user_addr = area_offset(&l->device, driver, device),
-	};
-}
-
 int cvq_dev_setup_vring(struct cvq_dev *d, const struct shm_plan *plan,
 			uint64_t iova_base)
 {
@@ -197,11 +117,11 @@ int cvq_dev_setup_vring(struct cvq_dev *d, const struct shm_plan *plan,
 	int err;
 
 	vq_layout(d->ring_format, d->ring_size, &l);
-	d->vring_addr = ring_addr(&l, d->cvq_index, iova_base + driver,
-				  iova_base + device);
-	d->ring_area_desc = base + area_offset(&l.desc, driver, device);
-	d->ring_area_driver = base + area_offset(&l.driver, driver, device);
-	d->ring_area_device = base + area_offset(&l.device, driver, device);
+	d->vring_addr = vhost_vdpa_vring_addr(
+		&l, d->cvq_index, iova_base + driver, iova_base + device);
+	d->ring_area_desc = base + vq_area_addr(&l.desc, driver, device);
+	d->ring_area_driver = base + vq_area_addr(&l.driver, driver, device);
+	d->ring_area_device = base + vq_area_addr(&l.device, driver, device);
 	if (d->ring_format == VQ_FORMAT_SPLIT) {
 		d->ring_desc = d->ring_area_desc;
 		d->ring_avail = d->ring_area_driver;
@@ -253,8 +173,9 @@ void cvq_dev_place_data_vqs(struct cvq_dev *d, const struct shm_plan *plan,
 	 */
 	vq_layout(d->ring_format, d->data_ring_size, &l);
 	for (i = 0; i < d->n_data_vqs; i++)
-		d->data_vqs[i].addr = ring_addr(&l, i, driver_iova + i * driver,
-						device_iova + i * device);
+		d->data_vqs[i].addr =
+			vhost_vdpa_vring_addr(&l, i, driver_iova + i * driver,
+					      device_iova + i * device);
 }
 
 int cvq_dev_setup_data_vqs(struct cvq_dev *d)
@@ -263,10 +184,11 @@ int cvq_dev_setup_data_vqs(struct cvq_dev *d)
 	int err = 0;
 
 	for (i = 0; !err && i < d->n_data_vqs; i++)
-		err = setup_vq(d, i, d->data_ring_size,
-			       vq_fresh_base(d->ring_format),
-			       &d->data_vqs[i].addr, &d->data_vqs[i].kick_fd,
-			       &d->data_vqs[i].call_fd);
+		err = vhost_vdpa_setup_vring(&d->vhost, i, d->data_ring_size,
+					     vq_fresh_base(d->ring_format),
+					     &d->data_vqs[i].addr,
+					     &d->data_vqs[i].kick_fd,
+					     &d->data_vqs[i].call_fd);
 	return err;
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -85,6 +86,94 @@ int vhost_vdpa_get_config(struct vhost_vdpa *v, uint32_t offset, void *buf,
 		memcpy(buf, cfg->buf, len);
 	free(cfg);
 	return err;
+}
+
+int vhost_vdpa_ack_backend(struct vhost_vdpa *v, uint64_t wanted,
+			   uint64_t *offered, uint64_t *acked)
+{
+	int err = VHOST_IOCTL(v, VHOST_GET_BACKEND_FEATURES, offered);
+
+	if (err)
+		return err;
+	*acked = *offered & wanted;
+	err = VHOST_IOCTL(v, VHOST_SET_BACKEND_FEATURES, acked);
+	if (err)
+		return err;
+	v->iotlb_batch = *acked & (1ULL << VHOST_BACKEND_F_IOTLB_BATCH);
+	return 0;
+}
+
+struct vhost_vring_addr vhost_vdpa_vring_addr(const struct vq_layout *l,
+					      unsigned int index,
+					      uint64_t driver, uint64_t device)
+{
+	return (struct vhost_vring_addr){
+		.index = index,
+		.desc_user_addr = vq_area_addr(&l->desc, driver, device),
+		.avail_user_addr = vq_area_addr(&l->driver, driver, device),
+		.used_user_addr = vq_area_addr(&l->device, driver, device),
+	};
+}
+
+/* A vring ioctl on queue @index, named with the queue in a failure. */
+static int vring_ioctl(struct vhost_vdpa *v, unsigned int index,
+		       unsigned long req, void *arg, const char *name)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "%s (vq %u)", name, index);
+	return vhost_vdpa_ioctl(v, req, arg, what);
+}
+
+#define VRING_IOCTL(v, index, req, arg) vring_ioctl(v, index, req, arg, #req)
+
+static int setup_eventfd(struct vhost_vdpa *v, unsigned int index, int *fd,
+			 unsigned long req, const char *name)
+{
+	struct vhost_vring_file file = { .index = index };
+
+	/* A restart hands the device the eventfds it had. */
+	if (*fd < 0)
+		*fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (*fd < 0)
+		return pr_errno(errno, "eventfd for %s (vq %u)", name, index);
+	file.fd = *fd;
+	return vring_ioctl(v, index, req, &file, name);
+}
+
+int vhost_vdpa_setup_vring(struct vhost_vdpa *v, unsigned int index,
+			   unsigned int num, uint32_t base,
+			   const struct vhost_vring_addr *addr, int *kick_fd,
+			   int *call_fd)
+{
+	struct vhost_vring_state state = { .index = index, .num = num };
+	struct vhost_vring_addr a = *addr;
+	int err;
+
+	err = VRING_IOCTL(v, index, VHOST_SET_VRING_NUM, &state);
+	state.num = base;
+	if (!err)
+		err = VRING_IOCTL(v, index, VHOST_SET_VRING_BASE, &state);
+	if (!err)
+		err = VRING_IOCTL(v, index, VHOST_SET_VRING_ADDR, &a);
+	if (!err)
+		err = setup_eventfd(v, index, kick_fd, VHOST_SET_VRING_KICK,
+				    "VHOST_SET_VRING_KICK");
+	/*
+	 * A call fd even for a driver that busy-polls: QEMU's shadow
+	 * virtqueue has one, so the device does the same work either way.
+	 */
+	if (!err)
+		err = setup_eventfd(v, index, call_fd, VHOST_SET_VRING_CALL,
+				    "VHOST_SET_VRING_CALL");
+	return err;
+}
+
+int vhost_vdpa_enable_vring(struct vhost_vdpa *v, unsigned int index)
+{
+	struct vhost_vring_state state = { .index = index, .num = 1 };
+
+	return VRING_IOCTL(v, index, VHOST_VDPA_SET_VRING_ENABLE, &state);
 }
 
 static int iotlb_write(struct vhost_vdpa *v, uint32_t asid, uint8_t type,
