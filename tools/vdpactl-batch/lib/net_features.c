@@ -3,6 +3,9 @@
  * virtio-net feature bits: their names, the spec's feature bit
  * requirements and where the control queue sits.
  */
+#include <errno.h>
+#include <string.h>
+
 #include "lib/compat.h"
 #include "lib/net_features.h"
 #include "lib/util.h"
@@ -61,6 +64,13 @@ static const char *const backend_feature_names[64] = {
 	[VHOST_BACKEND_F_IOTLB_PERSIST] = "IOTLB_PERSIST",
 };
 
+/* Where the spec's name is not the one iproute2 prints, or it has none. */
+static const char *const net_feature_spec_names[64] = {
+	[VIRTIO_RING_F_INDIRECT_DESC] = "INDIRECT_DESC",
+	[VIRTIO_RING_F_EVENT_IDX] = "EVENT_IDX",
+	[VIRTIO_NET_F_DEVICE_STATS] = "DEVICE_STATS",
+};
+
 const char *net_feature_name(unsigned int bit)
 {
 	return bit < ARRAY_SIZE(net_feature_names) ? net_feature_names[bit] :
@@ -72,6 +82,30 @@ const char *backend_feature_name(unsigned int bit)
 	return bit < ARRAY_SIZE(backend_feature_names) ?
 		       backend_feature_names[bit] :
 		       NULL;
+}
+
+const char *net_feature_spec_name(unsigned int bit)
+{
+	if (bit < ARRAY_SIZE(net_feature_spec_names) &&
+	    net_feature_spec_names[bit])
+		return net_feature_spec_names[bit];
+	return net_feature_name(bit);
+}
+
+static bool name_is(const char *known, const char *name, size_t len)
+{
+	return known && strlen(known) == len && !strncmp(known, name, len);
+}
+
+int net_feature_by_name(const char *name, size_t len)
+{
+	unsigned int bit;
+
+	for (bit = 0; bit < ARRAY_SIZE(net_feature_names); bit++)
+		if (name_is(net_feature_names[bit], name, len) ||
+		    name_is(net_feature_spec_names[bit], name, len))
+			return (int)bit;
+	return -ENOENT;
 }
 
 struct feature_requirement {
@@ -87,13 +121,34 @@ static const struct feature_requirement net_requirements[] = {
 	{ VIRTIO_NET_F_MQ, BIT_ULL(VIRTIO_NET_F_CTRL_VQ) },
 	{ VIRTIO_NET_F_CTRL_MAC_ADDR, BIT_ULL(VIRTIO_NET_F_CTRL_VQ) },
 	{ VIRTIO_NET_F_CTRL_GUEST_OFFLOADS, BIT_ULL(VIRTIO_NET_F_CTRL_VQ) },
+	{ VIRTIO_NET_F_RSS, BIT_ULL(VIRTIO_NET_F_CTRL_VQ) },
+	{ VIRTIO_NET_F_NOTF_COAL, BIT_ULL(VIRTIO_NET_F_CTRL_VQ) },
+	{ VIRTIO_NET_F_VQ_NOTF_COAL, BIT_ULL(VIRTIO_NET_F_CTRL_VQ) },
+	{ VIRTIO_NET_F_DEVICE_STATS, BIT_ULL(VIRTIO_NET_F_CTRL_VQ) },
 	{ VIRTIO_NET_F_CTRL_RX_EXTRA, BIT_ULL(VIRTIO_NET_F_CTRL_RX) },
 	{ VIRTIO_NET_F_GUEST_TSO4, BIT_ULL(VIRTIO_NET_F_GUEST_CSUM) },
 	{ VIRTIO_NET_F_GUEST_TSO6, BIT_ULL(VIRTIO_NET_F_GUEST_CSUM) },
 	{ VIRTIO_NET_F_GUEST_UFO, BIT_ULL(VIRTIO_NET_F_GUEST_CSUM) },
 	{ VIRTIO_NET_F_GUEST_ECN,
 	  BIT_ULL(VIRTIO_NET_F_GUEST_TSO4) | BIT_ULL(VIRTIO_NET_F_GUEST_TSO6) },
+	{ VIRTIO_NET_F_HOST_TSO4, BIT_ULL(VIRTIO_NET_F_CSUM) },
+	{ VIRTIO_NET_F_HOST_TSO6, BIT_ULL(VIRTIO_NET_F_CSUM) },
+	{ VIRTIO_NET_F_HOST_UFO, BIT_ULL(VIRTIO_NET_F_CSUM) },
+	{ VIRTIO_NET_F_HOST_ECN,
+	  BIT_ULL(VIRTIO_NET_F_HOST_TSO4) | BIT_ULL(VIRTIO_NET_F_HOST_TSO6) },
+	{ VIRTIO_NET_F_RSC_EXT,
+	  BIT_ULL(VIRTIO_NET_F_HOST_TSO4) | BIT_ULL(VIRTIO_NET_F_HOST_TSO6) },
 };
+
+uint64_t net_feature_needs(unsigned int bit)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(net_requirements); i++)
+		if (net_requirements[i].bit == bit)
+			return net_requirements[i].needs_any;
+	return 0;
+}
 
 uint64_t net_features_drop_unmet(uint64_t features)
 {

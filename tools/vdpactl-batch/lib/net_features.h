@@ -7,11 +7,31 @@
 #define VDPACTL_NET_FEATURES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* NULL for a bit without a name. */
 const char *net_feature_name(unsigned int bit);
 const char *backend_feature_name(unsigned int bit);
+
+/*
+ * The spec's name without its VIRTIO_NET_F_, VIRTIO_F_ or VIRTIO_RING_F_
+ * prefix ("INDIRECT_DESC" where iproute2 prints "RING_INDIRECT_DESC");
+ * NULL for a bit without a name.
+ */
+const char *net_feature_spec_name(unsigned int bit);
+
+/*
+ * The bit @len bytes of @name name, in either spelling: the bit, or
+ * -ENOENT.
+ */
+int net_feature_by_name(const char *name, size_t len);
+
+/*
+ * The spec's "Feature bit requirements": the bits of which @bit needs at
+ * least one; 0 for a bit that needs none.
+ */
+uint64_t net_feature_needs(unsigned int bit);
 
 /*
  * Drops the bits whose prerequisites (virtio spec, "Feature bit

@@ -409,7 +409,42 @@ static void feature_prerequisites(void **state)
 		net_features_drop_unmet(BIT_ULL(VIRTIO_NET_F_GUEST_TSO4) |
 					BIT_ULL(VIRTIO_NET_F_GUEST_ECN)),
 		0);
+	/* The device side's offloads need CSUM, RSC_EXT a TSO. */
+	assert_int_equal(
+		net_features_drop_unmet(BIT_ULL(VIRTIO_NET_F_HOST_TSO4) |
+					BIT_ULL(VIRTIO_NET_F_RSC_EXT)),
+		0);
+	assert_int_equal(net_feature_needs(VIRTIO_NET_F_HOST_ECN),
+			 BIT_ULL(VIRTIO_NET_F_HOST_TSO4) |
+				 BIT_ULL(VIRTIO_NET_F_HOST_TSO6));
+	assert_int_equal(net_feature_needs(VIRTIO_NET_F_DEVICE_STATS),
+			 BIT_ULL(VIRTIO_NET_F_CTRL_VQ));
+	assert_int_equal(net_feature_needs(VIRTIO_NET_F_CTRL_VQ), 0);
 	assert_int_equal(net_features_drop_unmet(FULL_FEATURES), FULL_FEATURES);
+}
+
+static void feature_names_either_spelling(void **state)
+{
+	static const char list[] = "CTRL_VQ,MQ";
+
+	(void)state;
+	assert_int_equal(net_feature_by_name("RING_EVENT_IDX", 14),
+			 VIRTIO_RING_F_EVENT_IDX);
+	assert_int_equal(net_feature_by_name("EVENT_IDX", 9),
+			 VIRTIO_RING_F_EVENT_IDX);
+	assert_int_equal(net_feature_by_name("DEVICE_STATS", 12),
+			 VIRTIO_NET_F_DEVICE_STATS);
+	/* The length bounds the name: one of a comma-separated list. */
+	assert_int_equal(net_feature_by_name(list, 7), VIRTIO_NET_F_CTRL_VQ);
+	assert_int_equal(net_feature_by_name(list, 3), -ENOENT);
+	assert_int_equal(net_feature_by_name("ctrl_vq", 7), -ENOENT);
+	assert_string_equal(net_feature_spec_name(VIRTIO_RING_F_INDIRECT_DESC),
+			    "INDIRECT_DESC");
+	assert_string_equal(net_feature_spec_name(VIRTIO_NET_F_MQ), "MQ");
+	assert_null(net_feature_spec_name(49));
+	/* What the tool prints stays iproute2's. */
+	assert_string_equal(net_feature_name(VIRTIO_RING_F_INDIRECT_DESC),
+			    "RING_INDIRECT_DESC");
 }
 
 static void control_queue_index(void **state)
@@ -446,6 +481,7 @@ int main(void)
 		cmocka_unit_test(nothing_allowed_is_an_error),
 		cmocka_unit_test(wanted_features),
 		cmocka_unit_test(feature_prerequisites),
+		cmocka_unit_test(feature_names_either_spelling),
 		cmocka_unit_test(control_queue_index),
 	};
 
