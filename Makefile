@@ -190,8 +190,14 @@ TESTTOOL_LIB_vsbdrv := $(addprefix $(TOOL_DIR)/lib/,cvq_cmd.c cvq_dev.c \
 # The library's files are built as the tool builds them (memfd_create(),
 # eventfd and le16toh() are glibc extensions).
 TESTTOOL_CFLAGS_vsbdrv := -D_GNU_SOURCE
+TESTTOOL_LIB_vsbfeat := $(addprefix $(TOOL_DIR)/lib/,cvq_cmd.c diag.c \
+	net_features.c shm.c strparse.c vhost_vdpa.c vring.c vring_packed.c) \
+	testbed/programs/common/feature_cover.c
+TESTTOOL_CFLAGS_vsbfeat := -D_GNU_SOURCE
 $(BUILD)/testtools/simmark: $(TESTTOOL_LIB_simmark)
 $(BUILD)/testtools/vsbdrv: $(TESTTOOL_LIB_vsbdrv) $(wildcard $(TOOL_DIR)/lib/*.h)
+$(BUILD)/testtools/vsbfeat: $(TESTTOOL_LIB_vsbfeat) $(wildcard $(TOOL_DIR)/lib/*.h) \
+	$(wildcard testbed/programs/common/*.h)
 $(BUILD)/testtools/%: testbed/programs/%.c $(wildcard testbed/programs/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(TESTTOOL_CFLAGS) $(TESTTOOL_CFLAGS_$*) -I$(TOOL_DIR) -o $@ $< \

@@ -23,6 +23,7 @@ oldest-uapi: $(OLDEST_UAPI)/linux/vhost.h $(OLDEST_UAPI_TESTTOOLS)
 
 $(OLDEST_UAPI_OUT)/testtools/simmark: $(TESTTOOL_LIB_simmark)
 $(OLDEST_UAPI_OUT)/testtools/vsbdrv: $(TESTTOOL_LIB_vsbdrv) $(wildcard $(TOOL_DIR)/lib/*.h)
+$(OLDEST_UAPI_OUT)/testtools/vsbfeat: $(TESTTOOL_LIB_vsbfeat) $(wildcard $(TOOL_DIR)/lib/*.h)
 $(OLDEST_UAPI_OUT)/testtools/%: testbed/programs/%.c $(wildcard testbed/programs/*.h) $(OLDEST_UAPI)/linux/vhost.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(TESTTOOL_CFLAGS) $(TESTTOOL_CFLAGS_$*) $(OLDEST_UAPI_CFLAGS) \

@@ -4,7 +4,8 @@
 # (bookworm's Linux 6.1, build/uapi/oldest), and that build cannot be
 # fooled by newer headers on the machine:
 #  - each define of tools/vdpactl-batch/compat.h is absent from those
-#    headers (else it is dead weight) and used by the tool;
+#    headers (else it is dead weight) and used by the tool or by a
+#    test-bed program built on its library;
 #  - a vdpa enum constant VDPA_X, which #ifndef cannot test and compat.h
 #    therefore defines as VDPACTL_X, is absent from them and has the value
 #    that the test-bed kernel's own linux/vdpa.h (newer) gives VDPA_X;
@@ -46,8 +47,9 @@ for d in "${defines[@]}"; do
 		"$tmp" "$d" "$d" >"$tmp/probe.c"
 	tap_ok "$d is newer than the oldest headers" \
 		cc -fsyntax-only "${uapi_cflags[@]}" "$tmp/probe.c"
-	tap_ok "$d is used by the tool" \
-		grep -rqw --exclude=compat.h --exclude-dir=tests "$d" "$TOOL"
+	tap_ok "$d is used by the tool or a test-bed program" \
+		grep -rqw --exclude=compat.h --exclude-dir=tests "$d" "$TOOL" \
+		testbed/programs
 done
 
 # The test-bed kernel's linux/vdpa.h, from its headers package (a raw UAPI
