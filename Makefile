@@ -190,7 +190,7 @@ TESTTOOL_LIB_vsbdrv := $(addprefix $(TOOL_DIR)/lib/,cvq_cmd.c cvq_dev.c \
 # The library's files are built as the tool builds them (memfd_create(),
 # eventfd and le16toh() are glibc extensions).
 TESTTOOL_CFLAGS_vsbdrv := -D_GNU_SOURCE
-TESTTOOL_LIB_vsbfeat := $(addprefix $(TOOL_DIR)/lib/,cvq_cmd.c diag.c \
+TESTTOOL_LIB_vsbfeat := $(addprefix $(TOOL_DIR)/lib/,cvq_cmd.c cvq_io.c diag.c \
 	net_features.c shm.c strparse.c vhost_vdpa.c vring.c vring_packed.c) \
 	testbed/programs/common/feature_cover.c
 TESTTOOL_CFLAGS_vsbfeat := -D_GNU_SOURCE

@@ -493,26 +493,43 @@ struct answer {
  * Wait for used idx @want, or NEEDS_RESET (and the config call, if set);
  * for both with --used-event-unmapped.
  */
+struct used_wait {
+	struct drv *d;
+	const struct opts *o;
+	uint16_t want;
+	struct answer *a;
+};
+
+static int used_progress(void *data, const struct cvq_wait_result *r)
+{
+	struct used_wait *u = data;
+	struct answer *a = u->a;
+	bool answered, reported;
+
+	(void)r;
+	a->used = used_idx(u->d);
+	a->needs_reset = get_status(u->d) & VIRTIO_CONFIG_S_NEEDS_RESET;
+	a->config_irq |= fired(u->d->config_fd);
+	answered = a->used == u->want;
+	reported = a->needs_reset && (a->config_irq || !u->o->config_call);
+	if (u->o->used_event_unmapped ? answered && reported :
+					answered || reported)
+		return CVQ_PROGRESS_DONE;
+	return CVQ_PROGRESS_NONE;
+}
+
 static void wait_used(struct drv *d, const struct opts *o, uint16_t want,
 		      struct answer *a)
 {
-	uint64_t start = now_ms(), end = start + o->wait_ms;
-	bool answered, reported;
+	/* The progress function reads the status itself, every time. */
+	const struct cvq_wait w = { .how = CVQ_WAIT_NAP,
+				    .timeout_ms = o->wait_ms };
+	struct used_wait u = { .d = d, .o = o, .want = want, .a = a };
+	struct cvq_wait_result r;
+	uint64_t start = now_ms();
 
 	*a = (struct answer){ 0 };
-	for (;;) {
-		a->used = used_idx(d);
-		a->needs_reset = get_status(d) & VIRTIO_CONFIG_S_NEEDS_RESET;
-		a->config_irq |= fired(d->config_fd);
-		answered = a->used == want;
-		reported = a->needs_reset && (a->config_irq || !o->config_call);
-		if (o->used_event_unmapped ? answered && reported :
-					     answered || reported)
-			break;
-		if (now_ms() >= end)
-			break;
-		poll(NULL, 0, 1);
-	}
+	cvq_dev_wait(&d->cvq, &w, used_progress, &u, &r);
 	a->ms = now_ms() - start;
 }
 

@@ -99,6 +99,7 @@
 #include "common/feature_cover.h"
 #include "lib/compat.h"
 #include "lib/cvq_cmd.h"
+#include "lib/cvq_io.h"
 #include "lib/diag.h"
 #include "lib/net_features.h"
 #include "lib/shm.h"
@@ -115,6 +116,8 @@
 #define MAX_PAIRS 64
 /* How long answers may still come once the device needs a reset. */
 #define RESET_GRACE_MS 200
+/* A status read is an ioctl: not on every poll. */
+#define STATUS_POLL_MS 16
 /* Where a command's data and reply sit in their pages, after the header. */
 #define DATA_OFF 64
 #define REPLY_MAX 64
@@ -529,44 +532,50 @@ static void add_cmd(struct drv *d, struct vq *cvq, const struct cmd *c)
 	vq_publish(&cvq->ring);
 }
 
+struct answer_wait {
+	struct vq *cvq;
+	int popped; /* vq_pop()'s result: 0, or an id not in flight */
+	uint32_t token, len;
+};
+
+static int pop_progress(void *data, const struct cvq_wait_result *r)
+{
+	struct answer_wait *a = data;
+
+	(void)r;
+	a->popped = vq_pop(&a->cvq->ring, &a->token, &a->len);
+	return a->popped == -EAGAIN ? CVQ_PROGRESS_NONE : CVQ_PROGRESS_DONE;
+}
+
 /* Send @c on the CVQ, wait for it, judge the answer. */
 static void run_cmd(struct drv *d, const struct opts *o, struct cmd *c,
 		    struct cmd_result *res)
 {
+	const struct cvq_wait w = { .how = CVQ_WAIT_NAP,
+				    .timeout_ms = o->wait_ms,
+				    .status_poll_ms = STATUS_POLL_MS,
+				    .reset_grace_ms = RESET_GRACE_MS };
 	struct vq *cvq = &d->vqs[d->nvqs - 1];
+	struct answer_wait a = { .cvq = cvq };
 	const uint8_t *reply = d->ack + DATA_OFF;
 	uint64_t start = now_ms(), deadline = start + o->wait_ms, now;
-	unsigned int polls = 0;
-	int left, popped = -EAGAIN;
-	uint32_t token = 0, len = 0;
-	bool nonzero = false, notified;
 	struct pollfd call = { .fd = cvq->call_fd, .events = POLLIN };
+	struct cvq_wait_result wr;
 	char name[CVQ_CODE_LEN];
+	bool nonzero = false, notified;
 	eventfd_t calls;
 	unsigned int i;
+	int left;
 
 	memset(res, 0, sizeof(*res));
 	cvq_cmd_format(c->c.class, c->c.cmd, name, sizeof(name));
 	eventfd_read(cvq->call_fd, &calls); /* none left over */
 	add_cmd(d, cvq, c);
 	kick(cvq);
-	for (;;) {
-		/* An id the ring never made available is an answer too. */
-		popped = vq_pop(&cvq->ring, &token, &len);
-		if (popped != -EAGAIN) {
-			res->used = true;
-			break;
-		}
-		/* A status read is an ioctl: not on every poll. */
-		if (!res->needs_reset && ++polls % 16 == 0 && needs_reset(d)) {
-			res->needs_reset = true;
-			deadline = now_ms() + RESET_GRACE_MS;
-		}
-		if (now_ms() >= deadline)
-			break;
-		poll(NULL, 0, 1);
-	}
-	res->needs_reset |= needs_reset(d);
+	/* An id the ring never made available is an answer too. */
+	res->used = !cvq_wait_on(&d->vhost, cvq->call_fd, &w, pop_progress, &a,
+				 &wr);
+	res->needs_reset = wr.needs_reset || needs_reset(d);
 	if (!res->used) {
 		pr_err("%s: not answered in %llu ms%s", name,
 		       (unsigned long long)(now_ms() - start),
@@ -586,7 +595,7 @@ static void run_cmd(struct drv *d, const struct opts *o, struct cmd *c,
 		   !eventfd_read(cvq->call_fd, &calls);
 	for (i = 0; i < c->reply_len; i++)
 		nonzero |= reply[i] != 0;
-	res->good = !popped && len == 1u + c->reply_len &&
+	res->good = !a.popped && a.len == 1u + c->reply_len &&
 		    d->ack[0] == VIRTIO_NET_OK &&
 		    (c->reply_nonzero ?
 			     nonzero :
@@ -596,7 +605,7 @@ static void run_cmd(struct drv *d, const struct opts *o, struct cmd *c,
 		fprintf(stderr,
 			"vsbfeat: %s: %s: %s, used length %u (want %u), ack %u, %s\n",
 			name, res->good ? "good" : "bad",
-			popped ? "an id not in flight" : "its id", len,
+			a.popped ? "an id not in flight" : "its id", a.len,
 			1u + c->reply_len, d->ack[0],
 			notified ? "notified" : "no notification");
 }

@@ -45,7 +45,7 @@ struct wait_clock {
  * Called whenever the loop would otherwise just wait: starts the clock,
  * polls the status when due and decides whether to stop.
  */
-static int check_limits(struct cvq_dev *d, const struct cvq_wait *w,
+static int check_limits(struct vhost_vdpa *v, const struct cvq_wait *w,
 			struct wait_clock *c, struct cvq_wait_result *r)
 {
 	uint64_t now = now_ms();
@@ -59,8 +59,7 @@ static int check_limits(struct cvq_dev *d, const struct cvq_wait *w,
 	r->elapsed_ms = (unsigned int)(now - c->start);
 	if (w->status_poll_ms && !r->needs_reset && now >= c->next_status) {
 		c->next_status = now + w->status_poll_ms;
-		if (!VHOST_IOCTL_QUIET(&d->vhost, VHOST_VDPA_GET_STATUS,
-				       &status) &&
+		if (!VHOST_IOCTL_QUIET(v, VHOST_VDPA_GET_STATUS, &status) &&
 		    (status & VIRTIO_CONFIG_S_NEEDS_RESET)) {
 			r->needs_reset = true;
 			c->reset_at = now;
@@ -86,10 +85,10 @@ static int call_slice_ms(const struct cvq_wait *w,
 	return left ? (int)left : 1;
 }
 
-static int sleep_on_call(struct cvq_dev *d, int slice_ms, struct wait_clock *c,
-			 struct cvq_wait_result *r)
+static int sleep_on_call(struct vhost_vdpa *v, int call_fd, int slice_ms,
+			 struct wait_clock *c, struct cvq_wait_result *r)
 {
-	struct pollfd pfd = { .fd = d->call_fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = call_fd, .events = POLLIN };
 	eventfd_t signals;
 	int n;
 
@@ -98,20 +97,20 @@ static int sleep_on_call(struct cvq_dev *d, int slice_ms, struct wait_clock *c,
 		return 0;
 	if (n < 0)
 		return pr_errno(errno, "poll on the call eventfd of %s",
-				d->vhost.path);
+				v->path);
 	if (!c->started && !c->slept && n == 0)
 		c->unclocked_ms = (unsigned int)slice_ms;
 	c->slept = true;
 	if (n > 0) {
 		/* Non-blocking: clears the count the device raised. */
-		eventfd_read(d->call_fd, &signals);
+		eventfd_read(call_fd, &signals);
 		r->sleeps++;
 	}
 	return 0;
 }
 
-int cvq_dev_wait(struct cvq_dev *d, const struct cvq_wait *w,
-		 cvq_progress_t progress, void *data, struct cvq_wait_result *r)
+int cvq_wait_on(struct vhost_vdpa *v, int call_fd, const struct cvq_wait *w,
+		cvq_progress_t progress, void *data, struct cvq_wait_result *r)
 {
 	struct wait_clock c = { 0 };
 	unsigned long spins = 0;
@@ -139,17 +138,24 @@ int cvq_dev_wait(struct cvq_dev *d, const struct cvq_wait *w,
 		 * the clock is only read if that sleep was not enough.
 		 */
 		if (w->how != CVQ_WAIT_CALL || c.slept) {
-			ret = check_limits(d, w, &c, r);
+			ret = check_limits(v, w, &c, r);
 			if (ret)
 				return ret;
 		}
 		if (w->how == CVQ_WAIT_CALL)
-			ret = sleep_on_call(d, call_slice_ms(w, r), &c, r);
+			ret = sleep_on_call(v, call_fd, call_slice_ms(w, r), &c,
+					    r);
 		else if (w->how == CVQ_WAIT_NAP)
 			nap_ms(1);
 		if (ret)
 			return ret;
 	}
+}
+
+int cvq_dev_wait(struct cvq_dev *d, const struct cvq_wait *w,
+		 cvq_progress_t progress, void *data, struct cvq_wait_result *r)
+{
+	return cvq_wait_on(&d->vhost, d->call_fd, w, progress, data, r);
 }
 
 int cvq_dev_kick(struct cvq_dev *d)

@@ -78,6 +78,13 @@ int cvq_dev_wait(struct cvq_dev *d, const struct cvq_wait *w,
 		 struct cvq_wait_result *r);
 
 /*
+ * The same wait for any queue of @v, a driver of its own: @call_fd is the
+ * queue's call eventfd, which CVQ_WAIT_CALL sleeps on.
+ */
+int cvq_wait_on(struct vhost_vdpa *v, int call_fd, const struct cvq_wait *w,
+		cvq_progress_t progress, void *data, struct cvq_wait_result *r);
+
+/*
  * Pops the next used entry of @d's ring (see vq_pop()) and checks what a
  * control queue's device must return: an in-flight head whose used length
  * is the one ack byte. -EAGAIN if none; -EPROTO for an entry vq_pop()
