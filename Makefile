@@ -94,7 +94,7 @@ include tests/vm/suites.mk
 HARNESS_TESTS = $(wildcard tests/harness/*.t)
 
 .PHONY: all module tool setup testbed testbed-image check check-tests run bench-report \
-	newest-setup check-newest test-host \
+	newest-setup check-newest test-host host-tests \
 	lint clean distclean help unit-tests tool-unit-tests kmod-unit-tests \
 	insn-count
 
@@ -271,9 +271,11 @@ lint:
 # Every test that needs neither root nor the VM, for the edit-compile-test
 # loop: the unit tests under ASan/UBSan, the host tests (the fuzzers'
 # smoke run, the oldest-UAPI build, dkms in temporary trees, ...) and
-# lint ("make -j2 test-host" builds and lints side by side), the tests two
-# at a time. Needs "make setup" once, as root.
-test-host: unit-tests lint
+# lint. Under "make -j2 test-host" lint, one file at a time, runs beside
+# the unit tests' build and then beside the tests, two at a time. Needs
+# "make setup" once, as root.
+test-host: lint host-tests
+host-tests: unit-tests
 	$(Q)prove -j2 --timer --exec tests/run-test $(HOST_TESTS) $(UNIT_TESTS)
 
 clean:
