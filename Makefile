@@ -115,7 +115,7 @@ help:
 	@echo '  unit-tests     build the host unit tests of the tool and of the module code (ASan/UBSan)'
 	@echo '  run            the main job, in the VM'
 	@echo '  insn-count     build the TCG plugin that counts guest instructions (scripts/bench-insns.sh)'
-	@echo '  lint           W=1 -Werror, sparse (C=2), checkpatch, clang-format, shellcheck'
+	@echo '  lint           W=1 -Werror, sparse (C=2), kmod layers, checkpatch, clang-format, shellcheck'
 	@echo '  fresh-check    scripts/setup.sh, make, make run, make check of HEAD in a debootstrapped bookworm root (root)'
 	@echo '  oldest-uapi    build the tool and testbed/programs against bookworm'"'"'s Linux 6.1 UAPI headers'
 	@echo '  compat         W=1 -Werror module builds against the test bed and the newest Debian kernel source'

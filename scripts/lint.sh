@@ -7,6 +7,8 @@
 #              with the kernel's .clang-format
 #   userspace  clang-format with the same style (tool, unit tests)
 #   shell      shellcheck
+#   layers     no loop in kmod's include graph nor in the calls between
+#              its files (scripts/kmod-graph.sh, on lint's own build)
 # checkpatch.pl and .clang-format come from the test-bed kernel's source
 # (build/cache/KVER/src), never from the repository.
 set -euo pipefail
@@ -43,6 +45,15 @@ kbuild_checked() {
 	if grep -E '(warning|error):' <<<"$log"; then
 		return 1
 	fi
+}
+
+# kmod_graph OBJDIR: scripts/kmod-graph.sh, its report only on a loop.
+kmod_graph() {
+	local out
+	out=$(scripts/kmod-graph.sh "$1") || {
+		echo "$out"
+		return 1
+	}
 }
 
 checkpatch() {
@@ -83,6 +94,7 @@ mapfile -t shell < <(source_files '*.sh' '*.t' tests/run-test .ci/run \
 
 step "W=1 + sparse (kmod)" kbuild_checked kmod .
 step "W=1 + sparse (testbed/warn-module)" kbuild_checked testmod testbed/warn-module
+step "kmod includes and calls one way" kmod_graph "$VB_BUILD/lint/kmod/kmod"
 step checkpatch checkpatch "${kernel_c[@]}"
 step "clang-format (kernel)" clang_format "${kernel_c[@]}"
 [ ${#tool_c[@]} -gt 0 ] && step "clang-format (userspace)" clang_format "${tool_c[@]}"
