@@ -16,13 +16,6 @@ int vsb_ring_fail(struct vsb_ring *ring, enum vsb_fault fault)
 	return -EIO;
 }
 
-bool vsb_range_ok(u64 addr, u64 len)
-{
-	u64 last;
-
-	return !check_add_overflow(addr, len - 1, &last);
-}
-
 int vsb_ring_read16(struct vsb_ring *ring, u64 addr, u16 *val)
 {
 	__le16 raw;
@@ -39,43 +32,6 @@ int vsb_ring_write16(struct vsb_ring *ring, u64 addr, u16 val)
 
 	if (vsb_mem_write(&ring->mem, addr, &raw, sizeof(raw)))
 		return vsb_ring_fail(ring, VSB_FAULT_RING_ACCESS);
-	return 0;
-}
-
-/*
- * Append one buffer. @seen_writable says a writable descriptor came
- * earlier, even a zero-length one: the order rule holds for all of them.
- */
-int vsb_chain_add(struct vsb_ring *ring, struct vsb_chain *chain, u64 addr,
-		  u32 len, bool writable, bool *seen_writable)
-{
-	u16 nr = chain->nr_out + chain->nr_in;
-	u32 total;
-
-	if (!writable && *seen_writable)
-		return vsb_ring_fail(ring, VSB_FAULT_WRITE_ORDER);
-	*seen_writable |= writable;
-	/* A zero-length buffer carries nothing; it only counts as a step. */
-	if (!len)
-		return 0;
-	if (!vsb_range_ok(addr, len))
-		return vsb_ring_fail(ring, VSB_FAULT_ADDR_WRAP);
-	/* The spec bounds the whole chain, both directions, by 2^32 - 1. */
-	if (check_add_overflow(chain->out_len, chain->in_len, &total) ||
-	    check_add_overflow(total, len, &total))
-		return vsb_ring_fail(ring, VSB_FAULT_CHAIN_BYTES);
-	if (writable)
-		chain->in_len += len;
-	else
-		chain->out_len += len;
-	if (nr >= ring->num || nr >= chain->max_segs)
-		return vsb_ring_fail(ring, VSB_FAULT_CHAIN_LONG);
-	chain->segs[nr].addr = addr;
-	chain->segs[nr].len = len;
-	if (writable)
-		chain->nr_in++;
-	else
-		chain->nr_out++;
 	return 0;
 }
 
@@ -98,28 +54,13 @@ enum vsb_fault vsb_indirect_check(const struct vsb_ring *ring, u64 addr,
 }
 
 /*
- * Bytes the ring read along with the chain's head (vsb_ring_read_window()),
- * copied to @buf: false unless it holds all of [addr, addr + len).
- */
-static bool vsb_chain_read_window(const struct vsb_ring *ring, u64 addr,
-				  void *buf, u32 len)
-{
-	u64 off = addr - ring->data_addr;
-
-	if (off >= ring->data_len || len > ring->data_len - off)
-		return false;
-	memcpy(buf, ring->win->data + off, len);
-	return true;
-}
-
-/*
  * Copy between buf and the chain's readable (write == false) or writable
  * buffers, starting offset bytes into them; all of [offset, offset + len)
- * must lie within those buffers.
+ * must lie within those buffers. vsb_chain_read() and vsb_chain_write()
+ * come here for an access across buffers.
  */
-static int vsb_chain_copy(const struct vsb_ring *ring,
-			  const struct vsb_chain *chain, bool write, u32 offset,
-			  void *buf, u32 len)
+int vsb_chain_copy(const struct vsb_ring *ring, const struct vsb_chain *chain,
+		   bool write, u32 offset, void *buf, u32 len)
 {
 	const struct vsb_seg *seg = chain->segs + (write ? chain->nr_out : 0);
 	u16 nr = write ? chain->nr_in : chain->nr_out;
@@ -154,16 +95,4 @@ static int vsb_chain_copy(const struct vsb_ring *ring,
 		offset = 0;
 	}
 	return 0;
-}
-
-int vsb_chain_read(const struct vsb_ring *ring, const struct vsb_chain *chain,
-		   u32 offset, void *buf, u32 len)
-{
-	return vsb_chain_copy(ring, chain, false, offset, buf, len);
-}
-
-int vsb_chain_write(const struct vsb_ring *ring, const struct vsb_chain *chain,
-		    u32 offset, const void *buf, u32 len)
-{
-	return vsb_chain_copy(ring, chain, true, offset, (void *)buf, len);
 }

@@ -154,8 +154,8 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 	bool in_indirect = false;
 	u32 i = chain->head;
 	bool seen_writable = false;
-	/* pair[1] is the entry after pair[0], read along with it. */
-	struct vring_desc pair[2];
+	/* ring->pair[1] is the entry after pair[0], read along with it. */
+	struct vring_desc *pair = ring->pair;
 	u32 pair_next = U32_MAX;
 
 	for (;;) {
@@ -288,9 +288,11 @@ static void vsb_ring_read_window(struct vsb_ring *ring, u16 n)
  * Read the heads the driver has made available since last_avail, up to
  * VSB_RING_BATCH and the end of the ring, into ring->heads (right-aligned,
  * so the next one is heads[VSB_RING_BATCH - nr_heads]). The avail idx is
- * read again only once everything it announced has been taken.
+ * read again only once everything it announced has been taken. Out of
+ * line: once per batch, with a buffer on the stack the kernel zeroes and
+ * guards, which every pop would pay for inline.
  */
-static int vsb_ring_fetch_heads(struct vsb_ring *ring)
+static noinline int vsb_ring_fetch_heads(struct vsb_ring *ring)
 {
 	u16 pos = ring->last_avail & (ring->num - 1);
 	__le16 raw[VSB_RING_BATCH];
@@ -344,7 +346,7 @@ int vsb_ring_pop(struct vsb_ring *ring, struct vsb_chain *chain)
 	chain->nr_in = 0;
 	chain->out_len = 0;
 	chain->in_len = 0;
-	if (ring->fault || vsb_ring_start(ring))
+	if (ring->fault || (!ring->started && vsb_ring_start(ring)))
 		return -EIO;
 	if (ring->packed)
 		return vsb_packed_pop(ring, chain);

@@ -106,6 +106,12 @@ struct vsb_ring {
 	u32 data_len;
 	u64 data_addr;
 	/*
+	 * Split: two table entries a walk read in one access, for the chain
+	 * being walked alone. Here, not on the walk's stack, where the
+	 * kernel would zero it and guard it on every pop.
+	 */
+	struct vring_desc pair[2];
+	/*
 	 * Next used ring entry to fill, and the used idx the driver sees;
 	 * packed: used buffers pushed, and made visible, counted the same way.
 	 */
@@ -171,9 +177,55 @@ int vsb_ring_enable_kicks(struct vsb_ring *ring);
 int vsb_ring_poll(struct vsb_ring *ring);
 void vsb_ring_return_chain(struct vsb_ring *ring,
 			   const struct vsb_chain *chain);
-int vsb_chain_read(const struct vsb_ring *ring, const struct vsb_chain *chain,
-		   u32 offset, void *buf, u32 len);
-int vsb_chain_write(const struct vsb_ring *ring, const struct vsb_chain *chain,
-		    u32 offset, const void *buf, u32 len);
+int vsb_chain_copy(const struct vsb_ring *ring, const struct vsb_chain *chain,
+		   bool write, u32 offset, void *buf, u32 len);
+
+/*
+ * Bytes the ring read along with the chain's head (vsb_ring_read_window()),
+ * copied to @buf: false unless it holds all of [addr, addr + len).
+ */
+static inline bool vsb_chain_read_window(const struct vsb_ring *ring, u64 addr,
+					 void *buf, u32 len)
+{
+	u64 off = addr - ring->data_addr;
+
+	if (off >= ring->data_len || len > ring->data_len - off)
+		return false;
+	memcpy(buf, ring->win->data + off, len);
+	return true;
+}
+
+/*
+ * Read [offset, offset + len) of the chain's readable buffers into @buf:
+ * 0, -EINVAL past their end, or the memory's error. Inline for what a
+ * command reads at all (header, ack, a few data bytes): one buffer.
+ */
+static inline int vsb_chain_read(const struct vsb_ring *ring,
+				 const struct vsb_chain *chain, u32 offset,
+				 void *buf, u32 len)
+{
+	const struct vsb_seg *seg = chain->segs;
+	u64 addr;
+
+	if (!chain->nr_out || offset >= seg->len || len > seg->len - offset)
+		return vsb_chain_copy(ring, chain, false, offset, buf, len);
+	addr = seg->addr + offset;
+	if (vsb_chain_read_window(ring, addr, buf, len))
+		return 0;
+	return vsb_mem_read(&ring->mem, addr, buf, len);
+}
+
+/* The same for the chain's writable buffers. */
+static inline int vsb_chain_write(const struct vsb_ring *ring,
+				  const struct vsb_chain *chain, u32 offset,
+				  const void *buf, u32 len)
+{
+	const struct vsb_seg *seg = chain->segs + chain->nr_out;
+
+	if (!chain->nr_in || offset >= seg->len || len > seg->len - offset)
+		return vsb_chain_copy(ring, chain, true, offset, (void *)buf,
+				      len);
+	return vsb_mem_write(&ring->mem, seg->addr + offset, buf, len);
+}
 
 #endif /* VSB_RING_H */

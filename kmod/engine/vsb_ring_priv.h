@@ -10,11 +10,56 @@
 #include "vsb_ring.h"
 
 int vsb_ring_fail(struct vsb_ring *ring, enum vsb_fault fault);
-bool vsb_range_ok(u64 addr, u64 len);
 int vsb_ring_read16(struct vsb_ring *ring, u64 addr, u16 *val);
 int vsb_ring_write16(struct vsb_ring *ring, u64 addr, u16 val);
-int vsb_chain_add(struct vsb_ring *ring, struct vsb_chain *chain, u64 addr,
-		  u32 len, bool writable, bool *seen_writable);
+
+/* Whether [addr, addr + len) does not wrap; len > 0. */
+static inline bool vsb_range_ok(u64 addr, u64 len)
+{
+	u64 last;
+
+	return !check_add_overflow(addr, len - 1, &last);
+}
+
+/*
+ * Append one buffer. @seen_writable says a writable descriptor came
+ * earlier, even a zero-length one: the order rule holds for all of them.
+ * Inline: every descriptor of every chain comes through here.
+ */
+static inline int vsb_chain_add(struct vsb_ring *ring, struct vsb_chain *chain,
+				u64 addr, u32 len, bool writable,
+				bool *seen_writable)
+{
+	u16 nr = chain->nr_out + chain->nr_in;
+	u32 total;
+
+	if (!writable && *seen_writable)
+		return vsb_ring_fail(ring, VSB_FAULT_WRITE_ORDER);
+	*seen_writable |= writable;
+	/* A zero-length buffer carries nothing; it only counts as a step. */
+	if (!len)
+		return 0;
+	if (!vsb_range_ok(addr, len))
+		return vsb_ring_fail(ring, VSB_FAULT_ADDR_WRAP);
+	/* The spec bounds the whole chain, both directions, by 2^32 - 1. */
+	if (check_add_overflow(chain->out_len, chain->in_len, &total) ||
+	    check_add_overflow(total, len, &total))
+		return vsb_ring_fail(ring, VSB_FAULT_CHAIN_BYTES);
+	if (writable)
+		chain->in_len += len;
+	else
+		chain->out_len += len;
+	if (nr >= ring->num || nr >= chain->max_segs)
+		return vsb_ring_fail(ring, VSB_FAULT_CHAIN_LONG);
+	chain->segs[nr].addr = addr;
+	chain->segs[nr].len = len;
+	if (writable)
+		chain->nr_in++;
+	else
+		chain->nr_out++;
+	return 0;
+}
+
 enum vsb_fault vsb_indirect_check(const struct vsb_ring *ring, u64 addr,
 				  u32 len, u16 flags, bool in_indirect);
 

@@ -8,6 +8,8 @@
 #ifndef VSB_SEAM_HOST_H
 #define VSB_SEAM_HOST_H
 
+/* static_assert, for the layout checks kernel code makes too */
+#include <assert.h>
 /* -EIO, -EINVAL returned by the ring engine; -EFAULT, -EPERM by fake memory */
 #include <errno.h>
 /* bool, true, false: kernel code gets them from <linux/types.h> */
@@ -43,6 +45,14 @@ typedef __u64 u64;
 #define U16_MAX ((u16)~0U)
 #define U32_MAX ((u32)~0U)
 #define U64_MAX ((u64)~0ULL)
+
+/*
+ * <linux/compiler_types.h>: a hot helper inlined where the compiler
+ * won't (glibc's <sys/cdefs.h> has __always_inline), a cold one kept
+ * out of line.
+ */
+#include <sys/cdefs.h>
+#define noinline __attribute__((__noinline__))
 
 /* VSB_CTRL_CHANGED_* flags (vsb_cvq.h). */
 #define BIT(nr) (1UL << (nr))

@@ -449,8 +449,9 @@ static int vsb_fault_in(struct vsb_vq *vq, u64 uaddr, u32 len, bool write)
 	return left ? -EFAULT : 0;
 }
 
-static int vsb_mem_xfer(struct vsb_vq *vq, u64 addr, void *buf, u32 len,
-			bool write)
+/* Inline into the two accessors below: one call per access, not two. */
+static __always_inline int vsb_mem_xfer(struct vsb_vq *vq, u64 addr, void *buf,
+					u32 len, bool write)
 {
 	struct vsb_dev *vsb = vq->vsb;
 	u32 need = write ? VHOST_MAP_WO : VHOST_MAP_RO;
