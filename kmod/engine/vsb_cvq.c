@@ -36,6 +36,10 @@
  */
 #define VSB_CVQ_FAULT 0xff
 
+static_assert(offsetof(struct vsb_cvq_cmd, data) ==
+		      offsetof(struct vsb_cvq_cmd, head) + VSB_CVQ_HDR_LEN,
+	      "a command's data follows its header in struct vsb_cvq_cmd");
+
 static bool vsb_has(u64 features, unsigned int bit)
 {
 	return features & BIT_ULL(bit);
@@ -74,8 +78,9 @@ static int vsb_cvq_read_mac_list(const struct vsb_cvq_cmd *c, u64 *off,
 	return 0;
 }
 
-static u8 vsb_cvq_rx(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
-		     bool apply, u32 *changed)
+static __always_inline u8 vsb_cvq_rx(const struct vsb_cvq_cmd *c,
+				     struct vsb_net_ctrl *ctrl, bool apply,
+				     u32 *changed)
 {
 	bool *mode;
 
@@ -121,8 +126,9 @@ static bool vsb_mac_table_equal(const struct vsb_mac_table *a,
 	       !memcmp(a->addr, b->addr, a->count * ETH_ALEN);
 }
 
-static u8 vsb_cvq_mac_table(const struct vsb_cvq_cmd *c,
-			    struct vsb_net_ctrl *ctrl, bool apply, u32 *changed)
+static noinline u8 vsb_cvq_mac_table(const struct vsb_cvq_cmd *c,
+				     struct vsb_net_ctrl *ctrl, bool apply,
+				     u32 *changed)
 {
 	struct vsb_cvq_scratch *s = c->scratch;
 	u64 off = 0;
@@ -152,8 +158,9 @@ static u8 vsb_cvq_mac_table(const struct vsb_cvq_cmd *c,
 	return VIRTIO_NET_OK;
 }
 
-static u8 vsb_cvq_mac(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
-		      bool apply, u32 *changed)
+static __always_inline u8 vsb_cvq_mac(const struct vsb_cvq_cmd *c,
+				      struct vsb_net_ctrl *ctrl, bool apply,
+				      u32 *changed)
 {
 	switch (c->cmd) {
 	case VIRTIO_NET_CTRL_MAC_TABLE_SET:
@@ -172,8 +179,9 @@ static u8 vsb_cvq_mac(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 	}
 }
 
-static u8 vsb_cvq_vlan(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
-		       bool apply, u32 *changed)
+static __always_inline u8 vsb_cvq_vlan(const struct vsb_cvq_cmd *c,
+				       struct vsb_net_ctrl *ctrl, bool apply,
+				       u32 *changed)
 {
 	u64 *word, bit;
 	bool adding;
@@ -199,8 +207,9 @@ static u8 vsb_cvq_vlan(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 	return VIRTIO_NET_OK;
 }
 
-static u8 vsb_cvq_announce(const struct vsb_cvq_cmd *c,
-			   struct vsb_net_ctrl *ctrl, bool apply, u32 *changed)
+static __always_inline u8 vsb_cvq_announce(const struct vsb_cvq_cmd *c,
+					   struct vsb_net_ctrl *ctrl,
+					   bool apply, u32 *changed)
 {
 	if (c->cmd != VIRTIO_NET_CTRL_ANNOUNCE_ACK ||
 	    !vsb_has(c->features, VIRTIO_NET_F_GUEST_ANNOUNCE) || c->len)
@@ -217,8 +226,9 @@ static u8 vsb_cvq_announce(const struct vsb_cvq_cmd *c,
  * RSS steering, as in QEMU's device: a driver that sets the pairs without
  * a table wants pair-to-pair steering back.
  */
-static u8 vsb_cvq_mq_pairs(const struct vsb_cvq_cmd *c,
-			   struct vsb_net_ctrl *ctrl, bool apply, u32 *changed)
+static __always_inline u8 vsb_cvq_mq_pairs(const struct vsb_cvq_cmd *c,
+					   struct vsb_net_ctrl *ctrl,
+					   bool apply, u32 *changed)
 {
 	u16 pairs;
 
@@ -248,8 +258,9 @@ static u8 vsb_cvq_mq_pairs(const struct vsb_cvq_cmd *c,
  * automatic steering, so it ends RSS steering (QEMU's device does the
  * same).
  */
-static u8 vsb_cvq_mq_hash(const struct vsb_cvq_cmd *c,
-			  struct vsb_net_ctrl *ctrl, bool apply, u32 *changed)
+static noinline u8 vsb_cvq_mq_hash(const struct vsb_cvq_cmd *c,
+				   struct vsb_net_ctrl *ctrl, bool apply,
+				   u32 *changed)
 {
 	struct vsb_cvq_scratch *s = c->scratch;
 	bool rss = c->cmd == VIRTIO_NET_CTRL_MQ_RSS_CONFIG;
@@ -284,8 +295,9 @@ static u8 vsb_cvq_mq_hash(const struct vsb_cvq_cmd *c,
 	return ret ? VIRTIO_NET_ERR : VIRTIO_NET_OK;
 }
 
-static u8 vsb_cvq_mq(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
-		     bool apply, u32 *changed)
+static __always_inline u8 vsb_cvq_mq(const struct vsb_cvq_cmd *c,
+				     struct vsb_net_ctrl *ctrl, bool apply,
+				     u32 *changed)
 {
 	switch (c->cmd) {
 	case VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET:
@@ -298,8 +310,9 @@ static u8 vsb_cvq_mq(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
 	}
 }
 
-static u8 vsb_cvq_offloads(const struct vsb_cvq_cmd *c,
-			   struct vsb_net_ctrl *ctrl, bool apply, u32 *changed)
+static __always_inline u8 vsb_cvq_offloads(const struct vsb_cvq_cmd *c,
+					   struct vsb_net_ctrl *ctrl,
+					   bool apply, u32 *changed)
 {
 	u64 offloads;
 
@@ -335,8 +348,9 @@ static void vsb_cvq_set_coal(struct vsb_net_ctrl *ctrl, u16 vq,
  * counts, not only the active pairs: a pair enabled later has what it
  * was given. The control queue is not a data queue.
  */
-static u8 vsb_cvq_coal(const struct vsb_cvq_cmd *c, struct vsb_net_ctrl *ctrl,
-		       bool apply, u32 *changed)
+static noinline u8 vsb_cvq_coal(const struct vsb_cvq_cmd *c,
+				struct vsb_net_ctrl *ctrl, bool apply,
+				u32 *changed)
 {
 	struct vsb_cvq_scratch *s = c->scratch;
 	const u8 *params = c->data;
@@ -401,8 +415,15 @@ static u8 vsb_cvq_stats(const struct vsb_cvq_cmd *c)
 	return ret ? VIRTIO_NET_ERR : VIRTIO_NET_OK;
 }
 
-static u8 vsb_cvq_dispatch(const struct vsb_cvq_cmd *c,
-			   struct vsb_net_ctrl *ctrl, bool apply, u32 *changed)
+/*
+ * Inline into its two callers, with the handlers of the commands a load
+ * is made of: each caller then has them for its own pass, checking or
+ * applying, with no call per command. The rarer ones that read a table
+ * stay out of line (noinline), and so out of the common commands' way.
+ */
+static __always_inline u8 vsb_cvq_dispatch(const struct vsb_cvq_cmd *c,
+					   struct vsb_net_ctrl *ctrl,
+					   bool apply, u32 *changed)
 {
 	switch (c->class) {
 	case VIRTIO_NET_CTRL_RX:
@@ -454,6 +475,91 @@ void vsb_net_ctrl_reset(struct vsb_net_ctrl *ctrl, const u8 *mac, u16 max_pairs,
 }
 
 /**
+ * vsb_cvq_check - read and check one control command
+ * @ring: the control queue
+ * @chain: the command's chain, as taken by vsb_ring_pop()
+ * @features: the negotiated features
+ * @max_pairs: queue pairs the device has
+ * @scratch: room for command data, owned by the caller
+ * @cmd: the command as read, for vsb_cvq_ack() and vsb_cvq_apply()
+ * @res: what happened; res->ack is the answer vsb_cvq_ack() is to write,
+ *	 and a set res->fault means the device needs a reset
+ *
+ * Reads guest memory, writes none and touches no control state.
+ */
+void vsb_cvq_check(const struct vsb_ring *ring, const struct vsb_chain *chain,
+		   u64 features, u16 max_pairs, struct vsb_cvq_scratch *scratch,
+		   struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res)
+{
+	u8 ack;
+
+	memset(res, 0, sizeof(*res));
+	scratch->reply_len = 0;
+	res->class = VSB_CVQ_NO_CLASS;
+	res->ack = VIRTIO_NET_ERR;
+	if (chain->out_len < VSB_CVQ_HDR_LEN) {
+		res->fault = VSB_FAULT_CVQ_HEADER;
+		return;
+	}
+	if (chain->in_len < 1) {
+		res->fault = VSB_FAULT_CVQ_NO_ACK;
+		return;
+	}
+	if (vsb_chain_read(ring, chain, 0, cmd->head,
+			   min_t(u32, chain->out_len, sizeof(cmd->head)))) {
+		res->fault = VSB_FAULT_BUFFER_ACCESS;
+		return;
+	}
+	cmd->ring = ring;
+	cmd->chain = chain;
+	cmd->features = features;
+	cmd->max_pairs = max_pairs;
+	cmd->scratch = scratch;
+	cmd->len = chain->out_len - VSB_CVQ_HDR_LEN;
+	res->class = cmd->class;
+	res->cmd = cmd->cmd;
+
+	ack = vsb_cvq_dispatch(cmd, NULL, false, NULL);
+	if (ack == VSB_CVQ_FAULT) {
+		res->fault = VSB_FAULT_BUFFER_ACCESS;
+		return;
+	}
+	res->ack = ack;
+	if (ack == VIRTIO_NET_OK)
+		res->reply_len = scratch->reply_len;
+}
+
+/*
+ * An answer that could not reach the driver: the command is a framing
+ * error, answered nothing, and changes nothing.
+ */
+void vsb_cvq_unanswered(struct vsb_cvq_result *res)
+{
+	res->fault = VSB_FAULT_BUFFER_ACCESS;
+	res->ack = VIRTIO_NET_ERR;
+	res->reply_len = 0;
+	res->used_len = 0;
+}
+
+/**
+ * vsb_cvq_ack - write the answer vsb_cvq_check() decided on
+ * @cmd: the command, as vsb_cvq_check() left it
+ * @res: its result; used_len 1 once written
+ *
+ * The ack comes first in the writable buffers.
+ */
+void vsb_cvq_ack(const struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res)
+{
+	if (res->fault)
+		return;
+	if (vsb_chain_write(cmd->ring, cmd->chain, 0, &res->ack, 1)) {
+		vsb_cvq_unanswered(res);
+		return;
+	}
+	res->used_len = 1;
+}
+
+/**
  * vsb_cvq_fetch - read and check one control command, and answer it
  * @ring: the control queue
  * @chain: the command's chain, as taken by vsb_ring_pop()
@@ -472,53 +578,8 @@ void vsb_cvq_fetch(const struct vsb_ring *ring, const struct vsb_chain *chain,
 		   u64 features, u16 max_pairs, struct vsb_cvq_scratch *scratch,
 		   struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res)
 {
-	u8 buf[VSB_CVQ_HDR_LEN + VSB_CVQ_DATA_MAX];
-	u8 ack;
-
-	memset(res, 0, sizeof(*res));
-	scratch->reply_len = 0;
-	res->class = VSB_CVQ_NO_CLASS;
-	res->ack = VIRTIO_NET_ERR;
-	if (chain->out_len < VSB_CVQ_HDR_LEN) {
-		res->fault = VSB_FAULT_CVQ_HEADER;
-		return;
-	}
-	if (chain->in_len < 1) {
-		res->fault = VSB_FAULT_CVQ_NO_ACK;
-		return;
-	}
-	/* Header and the first data bytes in one read. */
-	if (vsb_chain_read(ring, chain, 0, buf,
-			   min_t(u32, chain->out_len, sizeof(buf)))) {
-		res->fault = VSB_FAULT_BUFFER_ACCESS;
-		return;
-	}
-	cmd->ring = ring;
-	cmd->chain = chain;
-	cmd->features = features;
-	cmd->max_pairs = max_pairs;
-	cmd->scratch = scratch;
-	cmd->class = buf[0];
-	cmd->cmd = buf[1];
-	cmd->len = chain->out_len - VSB_CVQ_HDR_LEN;
-	memcpy(cmd->data, buf + VSB_CVQ_HDR_LEN,
-	       min_t(u32, cmd->len, VSB_CVQ_DATA_MAX));
-	res->class = cmd->class;
-	res->cmd = cmd->cmd;
-
-	ack = vsb_cvq_dispatch(cmd, NULL, false, NULL);
-	if (ack == VSB_CVQ_FAULT) {
-		res->fault = VSB_FAULT_BUFFER_ACCESS;
-		return;
-	}
-	if (vsb_chain_write(ring, chain, 0, &ack, 1)) {
-		res->fault = VSB_FAULT_BUFFER_ACCESS;
-		return;
-	}
-	res->ack = ack;
-	res->used_len = 1;
-	if (ack == VIRTIO_NET_OK)
-		res->reply_len = scratch->reply_len;
+	vsb_cvq_check(ring, chain, features, max_pairs, scratch, cmd, res);
+	vsb_cvq_ack(cmd, res);
 }
 
 /**

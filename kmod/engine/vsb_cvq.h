@@ -3,9 +3,11 @@
  * Control virtqueue commands (virtio-net "Control Virtqueue"): parsing,
  * validation against the negotiated features, and their effect on the
  * device's control state. Kernel-free. In two steps: vsb_cvq_fetch()
- * reads, checks and answers a command (guest memory only), vsb_cvq_apply()
- * puts it in force (control state only), so the module guards the state
- * with a lock it never holds across guest memory access.
+ * reads, checks and answers a command (guest memory only; itself
+ * vsb_cvq_check() then vsb_cvq_ack(), which vsb_cvq_group.h takes apart
+ * to answer several at once), vsb_cvq_apply() puts it in force (control
+ * state only), so the module guards the state with a lock it never holds
+ * across guest memory access.
  */
 #ifndef VSB_CVQ_H
 #define VSB_CVQ_H
@@ -113,6 +115,9 @@ struct vsb_cvq_scratch {
 /* The changes the driver sees in the config space. */
 #define VSB_CTRL_CHANGED_CONFIG (VSB_CTRL_CHANGED_MAC | VSB_CTRL_CHANGED_STATUS)
 
+/* A command's header: { u8 class; u8 cmd; } */
+#define VSB_CVQ_HDR_LEN 2
+
 /*
  * Data bytes read along with the header: every command but a MAC table
  * and the RSS ones.
@@ -125,10 +130,16 @@ struct vsb_cvq_cmd {
 	const struct vsb_chain *chain;
 	u64 features;
 	u16 max_pairs;
-	u8 class;
-	u8 cmd;
 	u32 len; /* data bytes in the command */
-	u8 data[VSB_CVQ_DATA_MAX]; /* the first of them */
+	/* The header and the first data bytes, read in one access. */
+	union {
+		struct {
+			u8 class;
+			u8 cmd;
+			u8 data[VSB_CVQ_DATA_MAX]; /* the first data bytes */
+		};
+		u8 head[VSB_CVQ_HDR_LEN + VSB_CVQ_DATA_MAX];
+	};
 	struct vsb_cvq_scratch *scratch;
 };
 
@@ -148,6 +159,11 @@ struct vsb_cvq_result {
 
 void vsb_net_ctrl_reset(struct vsb_net_ctrl *ctrl, const u8 *mac, u16 max_pairs,
 			u64 features);
+void vsb_cvq_check(const struct vsb_ring *ring, const struct vsb_chain *chain,
+		   u64 features, u16 max_pairs, struct vsb_cvq_scratch *scratch,
+		   struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res);
+void vsb_cvq_ack(const struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res);
+void vsb_cvq_unanswered(struct vsb_cvq_result *res);
 void vsb_cvq_fetch(const struct vsb_ring *ring, const struct vsb_chain *chain,
 		   u64 features, u16 max_pairs, struct vsb_cvq_scratch *scratch,
 		   struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res);
@@ -165,9 +181,6 @@ void vsb_cvq_reply(const struct vsb_cvq_cmd *cmd, struct vsb_cvq_result *res);
  * their own (vsb_devstats.c): inline, so that no handler calls back into
  * the file that dispatches to it.
  */
-
-/* A command's header: { u8 class; u8 cmd; } */
-#define VSB_CVQ_HDR_LEN 2
 
 /* Read data bytes [off, off + len) of the command from guest memory. */
 static inline int vsb_cvq_read_data(const struct vsb_cvq_cmd *c, u32 off,
@@ -189,6 +202,35 @@ static inline u16 vsb_cvq_pairs(const struct vsb_cvq_cmd *c)
 {
 	return min_t(u16, vsb_net_pairs(c->features, c->max_pairs),
 		     VSB_NET_MAX_PAIRS);
+}
+
+/**
+ * vsb_cvq_self_contained - whether a checked command can wait to be applied
+ * @cmd: the command, as vsb_cvq_check() left it
+ * @res: its result
+ *
+ * True when vsb_cvq_apply() and vsb_cvq_reply() need nothing but @cmd
+ * itself: not its chain, which the next pop reuses, nor the scratch
+ * area, which the next check overwrites. A command answered
+ * VIRTIO_NET_ERR changes nothing, so it can always wait.
+ */
+static inline bool vsb_cvq_self_contained(const struct vsb_cvq_cmd *cmd,
+					  const struct vsb_cvq_result *res)
+{
+	if (res->ack != VIRTIO_NET_OK)
+		return true;
+	switch (cmd->class) {
+	case VIRTIO_NET_CTRL_MAC:
+		return cmd->cmd != VIRTIO_NET_CTRL_MAC_TABLE_SET;
+	case VIRTIO_NET_CTRL_MQ:
+		return cmd->cmd == VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET;
+	case VSB_CTRL_NOTF_COAL:
+		return cmd->cmd != VSB_CTRL_NOTF_COAL_VQ_GET;
+	case VSB_CTRL_STATS:
+		return false;
+	default:
+		return true;
+	}
 }
 
 #endif /* VSB_CVQ_H */

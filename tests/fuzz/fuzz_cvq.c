@@ -21,6 +21,9 @@
  *     below, written from the virtio-net "Control Virtqueue" section);
  *   - the changed flags name exactly the parts that changed, and an OK
  *     that changed nothing is redundant (but for announce acks);
+ *   - all of this whether the command is answered alone
+ *     (vsb_cvq_fetch()) or as batch mode answers it, checked and then
+ *     acked in a group (vsb_cvq_group_ack()), picked per command;
  *   - a command a fault rule refuses (vsb_cvq_nack(), fuzzed per
  *     command, or picked by fuzzed rules as the module picks them with
  *     vsb_cvq_peek() and vsb_fault_rules_pick()) is acked ERR whatever
@@ -833,6 +836,7 @@ static void run_cmd(struct cvq_fuzz *z)
 	 */
 	what = fin_u8(&z->in);
 	f->nack = what & 2;
+	f->group = what & 4;
 	if (z->rules.count && pick_nack(z))
 		f->nack = true;
 	if (what & 1)

@@ -95,12 +95,35 @@ u16 fcvq_offer(struct fcvq *f, const u8 *cmd, u32 len, const u32 *out,
 	return fdrv_add_chain(&f->q.drv, bufs, nr_out + nr_in);
 }
 
+/*
+ * The command checked and answered as a group of one
+ * (vsb_cvq_group.h): what vsb_cvq_fetch() does, the way batch mode does it.
+ */
+static void fetch_in_group(struct fcvq *f, struct vsb_cvq_cmd *cmd)
+{
+	struct vsb_cvq_group *g = calloc(1, sizeof(*g));
+
+	assert_non_null(g);
+	vsb_cvq_check(&f->q.ring, &f->q.chain, f->features, f->ctrl.max_pairs,
+		      &f->scratch, vsb_cvq_group_cmd(g), vsb_cvq_group_res(g));
+	if (!g->res[0].fault) {
+		assert_true(vsb_cvq_group_add(g, &f->q.chain));
+		vsb_cvq_group_ack(g, &f->q.ring);
+	}
+	*cmd = g->cmd[0];
+	f->res = g->res[0];
+	free(g);
+}
+
 void fcvq_fetch_apply(struct fcvq *f)
 {
 	struct vsb_cvq_cmd cmd;
 
-	vsb_cvq_fetch(&f->q.ring, &f->q.chain, f->features, f->ctrl.max_pairs,
-		      &f->scratch, &cmd, &f->res);
+	if (f->group)
+		fetch_in_group(f, &cmd);
+	else
+		vsb_cvq_fetch(&f->q.ring, &f->q.chain, f->features,
+			      f->ctrl.max_pairs, &f->scratch, &cmd, &f->res);
 	if (f->nack)
 		vsb_cvq_nack(&cmd, &f->res);
 	/* Applying must not reach guest memory: no way to it is left. */

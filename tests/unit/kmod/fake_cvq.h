@@ -14,6 +14,7 @@
 
 #include "fake_driver.h"
 #include "vsb_cvq.h"
+#include "vsb_cvq_group.h"
 
 #define FCVQ_NUM 16
 #define FCVQ_ACK_PRESET 0xff
@@ -52,6 +53,8 @@ struct fcvq {
 	u64 ack_addr;
 	/* a fault rule's NACK: vsb_cvq_nack() between fetch and apply */
 	bool nack;
+	/* fetched as batch mode does: checked, then acked as a group */
+	bool group;
 };
 
 /* A control queue in m, the state as vsb_net_ctrl_reset() leaves it. */
