@@ -20,6 +20,7 @@
 
 #include "uapi/vdpa_sim_batch.h"
 #include "vsb_cvq.h"
+#include "vsb_cvq_group.h"
 #include "vsb_features.h"
 #include "vsb_filter.h"
 #include "vsb_cost.h"
@@ -232,6 +233,8 @@ struct vsb_dev {
 	/* Q: the queues and what only a run uses */
 	struct vsb_vq vqs[VSB_MAX_NVQS];
 	struct vsb_cvq_scratch cvq_scratch;
+	/* CVQ commands checked in batch mode, their acks not yet written */
+	struct vsb_cvq_group cvq_group;
 	/* what the data path filters with, updated once per CVQ batch */
 	struct vsb_rx_filter rx_filter;
 	/* and steers and hashes with, likewise (ctrl.rss as of then) */

@@ -388,6 +388,32 @@ static u8 vsb_cvq_fetch_faulty(struct vsb_dev *vsb, struct vsb_vq *cvq,
 }
 
 /*
+ * Put an answered command in force and count it, vsb->lock held. A query
+ * has its answer written after the ack, with the lock dropped meanwhile.
+ * Inline into vsb_cvq_answer_group()'s loop, which runs it per command.
+ */
+static __always_inline void vsb_cvq_finish(struct vsb_dev *vsb,
+					   struct vsb_cvq_run *run,
+					   const struct vsb_cvq_cmd *cmd,
+					   struct vsb_cvq_result *res)
+{
+	lockdep_assert_held(&vsb->lock);
+	vsb_cvq_apply(cmd, &vsb->ctrl, res);
+	if (res->reply_len) {
+		/* A statistics query reports the commands before it. */
+		if (res->class == VSB_CTRL_STATS)
+			vsb_devstats_snapshot(vsb, &vsb->cvq_scratch.stats);
+		mutex_unlock(&vsb->lock);
+		vsb_cvq_reply(cmd, res);
+		mutex_lock(&vsb->lock);
+	}
+	vsb_count_command(&vsb->cvq_stats, res);
+	if (run->cost_on)
+		vsb_cost_count(&run->owed, res->class, res->cmd);
+	run->changed |= res->changed;
+}
+
+/*
  * Execute a command popped from the control queue: read, checked and
  * answered with no lock but the queues', put in force and counted under
  * vsb->lock, which management requests read the state and counters with.
@@ -413,28 +439,108 @@ static u8 vsb_cvq_execute(struct vsb_dev *vsb, struct vsb_vq *cvq,
 	if (run->timed)
 		now = ktime_get_ns();
 	mutex_lock(&vsb->lock);
-	vsb_cvq_apply(&cmd, &vsb->ctrl, res);
-	if (res->reply_len) {
-		/* A statistics query reports the commands before it. */
-		if (res->class == VSB_CTRL_STATS)
-			vsb_devstats_snapshot(vsb, &vsb->cvq_scratch.stats);
-		mutex_unlock(&vsb->lock);
-		vsb_cvq_reply(&cmd, res);
-		mutex_lock(&vsb->lock);
-	}
-	vsb_count_command(&vsb->cvq_stats, res);
-	if (run->cost_on)
-		vsb_cost_count(&run->owed, res->class, res->cmd);
+	vsb_cvq_finish(vsb, run, &cmd, res);
 	if (run->timed)
 		vsb_hist_add(&vsb->cvq_stats.cmd_ns, now - run->last, 1);
 	mutex_unlock(&vsb->lock);
-	run->changed |= res->changed;
 	if (run->timed) {
 		trace_vsb_cvq_cmd(vsb, cvq->chain.head, res, cvq->chain.out_len,
 				  now - run->last);
 		run->last = now;
 	}
 	return action;
+}
+
+/*
+ * Answer the group's commands (vsb_cvq_group.h): their acks in one write,
+ * then in force under one hold of vsb->lock, then completed. A command
+ * whose ack cannot be written is a framing error, as it is alone: it and
+ * the ones after it, which were never answered, are given back with
+ * length 0, and -EIO returned with the ring's fault set. Empties the
+ * group.
+ */
+static int vsb_cvq_answer_group(struct vsb_dev *vsb, struct vsb_vq *cvq,
+				struct vsb_cvq_run *run)
+{
+	struct vsb_cvq_group *g = &vsb->cvq_group;
+	u16 done, i;
+	int ret = 0;
+
+	if (!g->n)
+		return 0;
+	done = vsb_cvq_group_ack(g, &cvq->ring);
+	mutex_lock(&vsb->lock);
+	for (i = 0; i < done; i++)
+		vsb_cvq_finish(vsb, run, &g->cmd[i], &g->res[i]);
+	if (done < g->n)
+		vsb_count_command(&vsb->cvq_stats, &g->res[done]);
+	mutex_unlock(&vsb->lock);
+	run->cmds += done;
+	if (done < g->n) {
+		cvq->ring.fault = g->res[done].fault;
+		run->cmds++;
+		ret = -EIO;
+	}
+	for (i = 0; i < g->n; i++) {
+		if (vsb_ring_push(&cvq->ring, g->heads[i],
+				  g->res[i].used_len)) {
+			ret = -EIO;
+			break;
+		}
+	}
+	g->n = 0;
+	return ret;
+}
+
+/*
+ * Check the command just popped and add it to the group, answering the
+ * group first if its ack does not come right after the group's. A
+ * command vsb_cvq_answer_group() cannot hold for later -- one that
+ * faulted, or needs its chain or the scratch area when it is applied --
+ * is answered with the group at once. Returns what
+ * vsb_cvq_answer_group() returns, or -EIO for a command that faulted,
+ * given back by the caller; in any other case the group owns the chain.
+ */
+static int vsb_cvq_group_take(struct vsb_dev *vsb, struct vsb_vq *cvq,
+			      struct vsb_cvq_run *run)
+{
+	struct vsb_cvq_group *g = &vsb->cvq_group;
+	struct vsb_cvq_result *res = vsb_cvq_group_res(g);
+	int ret;
+
+	vsb_cvq_check(&cvq->ring, &cvq->chain, vsb->features, vsb->max_vqp,
+		      &vsb->cvq_scratch, vsb_cvq_group_cmd(g), res);
+	if (res->fault) {
+		/* Counted as vsb_cvq_execute() counts it. */
+		struct vsb_cvq_result failed = *res;
+
+		ret = vsb_cvq_answer_group(vsb, cvq, run);
+		mutex_lock(&vsb->lock);
+		vsb_count_command(&vsb->cvq_stats, &failed);
+		mutex_unlock(&vsb->lock);
+		run->cmds++;
+		if (!ret)
+			cvq->ring.fault = failed.fault;
+		return -EIO;
+	}
+	if (!vsb_cvq_group_add(g, &cvq->chain)) {
+		u16 slot = g->n;
+
+		ret = vsb_cvq_answer_group(vsb, cvq, run);
+		if (ret)
+			return ret;
+		vsb_cvq_group_restart(g, slot);
+		vsb_cvq_group_add(g, &cvq->chain);
+	}
+	/*
+	 * The group completes the chain, or gives it back: not the caller
+	 * (vsb_ring_return_chain() does nothing without a head).
+	 */
+	cvq->chain.head = U16_MAX;
+	if (vsb_cvq_group_full(g) ||
+	    !vsb_cvq_self_contained(&g->cmd[g->n - 1], &g->res[g->n - 1]))
+		return vsb_cvq_answer_group(vsb, cvq, run);
+	return 0;
 }
 
 /*
@@ -462,6 +568,51 @@ static struct vsb_vq *vsb_running_cvq(struct vsb_dev *vsb)
 }
 
 /*
+ * Serve the command just popped on its own: executed and completed.
+ * Returns 0, -EIO for a command that failed (the caller gives its chain
+ * back), or 1 if a fault rule stalled the queue.
+ */
+static int vsb_cvq_serve_one(struct vsb_dev *vsb, struct vsb_vq *cvq,
+			     struct vsb_cvq_run *run)
+{
+	struct vsb_cvq_result res;
+	u8 action;
+	int ret = 0;
+
+	/* Commands taken before it are answered first, in order. */
+	if (vsb_cvq_answer_group(vsb, cvq, run))
+		return -EIO;
+	action = vsb_cvq_execute(vsb, cvq, run, &res);
+	if (unlikely(action == VSB_FAULT_ACTION_STALL)) {
+		vsb_cvq_stall(vsb);
+		return 1;
+	}
+	if (res.fault) {
+		/* The chain goes back, with length 0. */
+		cvq->ring.fault = res.fault;
+		ret = -EIO;
+	} else if (vsb_fault_run_push(&run->faults, &cvq->ring, &cvq->chain,
+				      res.used_len, action)) {
+		ret = -EIO;
+	}
+	/* A faulty command is completed too, with length 0. */
+	run->cmds++;
+	return ret;
+}
+
+/*
+ * Whether the next command joins a group (vsb_cvq_group_take()): in
+ * batch mode, unless each command is timed, or a fault rule may act on
+ * it or holds one back.
+ */
+static bool vsb_cvq_groups(const struct vsb_dev *vsb,
+			   const struct vsb_cvq_run *run)
+{
+	return run->batch && !run->timed && !READ_ONCE(vsb->faults_armed) &&
+	       !run->faults.held;
+}
+
+/*
  * Serve the control queue. In batch mode every command available now, up
  * to batch_limit, is executed and its used entry written, and the used
  * index is published once; in immediate mode each command is published
@@ -471,11 +622,9 @@ static struct vsb_vq *vsb_running_cvq(struct vsb_dev *vsb)
 static bool vsb_process_cvq(struct vsb_dev *vsb, bool *served)
 {
 	struct vsb_vq *cvq = vsb_running_cvq(vsb);
-	struct vsb_cvq_result res;
 	struct vsb_cvq_run run;
 	bool more = false;
 	u32 done = 0;
-	u8 action;
 	int ret;
 
 	if (!cvq)
@@ -500,6 +649,9 @@ static bool vsb_process_cvq(struct vsb_dev *vsb, bool *served)
 	vsb_kick_hint_share(vsb, cvq);
 	for (;;) {
 		ret = vsb_ring_pop(&cvq->ring, &cvq->chain);
+		/* What was taken is answered before the device looks again. */
+		if (ret <= 0 && vsb_cvq_answer_group(vsb, cvq, &run))
+			ret = -EIO;
 		if (!ret) {
 			/* Kicks stay off: the worker watches the ring. */
 			if (vsb_polls_cvq(vsb))
@@ -513,25 +665,17 @@ static bool vsb_process_cvq(struct vsb_dev *vsb, bool *served)
 		if (ret < 0)
 			break;
 
-		if (!run.cmds)
+		if (!run.cmds && !vsb->cvq_group.n)
 			run.fetched = run.last;
-		action = vsb_cvq_execute(vsb, cvq, &run, &res);
-		if (unlikely(action == VSB_FAULT_ACTION_STALL)) {
-			vsb_cvq_stall(vsb);
-			break;
+		if (vsb_cvq_groups(vsb, &run)) {
+			ret = vsb_cvq_group_take(vsb, cvq, &run);
+			/* Nothing to join it, or the run's lead: answer now. */
+			if (!ret && (!vsb_ring_has_announced(&cvq->ring) ||
+				     (vsb->lead_notify && !run.led)))
+				ret = vsb_cvq_answer_group(vsb, cvq, &run);
+		} else {
+			ret = vsb_cvq_serve_one(vsb, cvq, &run);
 		}
-		ret = 0;
-		if (res.fault) {
-			/* The chain goes back below, with length 0. */
-			cvq->ring.fault = res.fault;
-			ret = -EIO;
-		} else if (vsb_fault_run_push(&run.faults, &cvq->ring,
-					      &cvq->chain, res.used_len,
-					      action)) {
-			ret = -EIO;
-		}
-		/* A faulty command is completed too, with length 0. */
-		run.cmds++;
 		if (ret)
 			break;
 		/*
@@ -557,6 +701,9 @@ static bool vsb_process_cvq(struct vsb_dev *vsb, bool *served)
 			break;
 		}
 	}
+	/* The limit may end a run with commands taken: answered now. */
+	if (vsb_cvq_answer_group(vsb, cvq, &run))
+		ret = -EIO;
 	if (ret < 0)
 		vsb_ring_return_chain(&cvq->ring, &cvq->chain);
 	/* Held back with no later command to pass it: last, then. */

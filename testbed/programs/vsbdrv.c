@@ -57,6 +57,14 @@
  *                   fails. The wait ends only once the
  *                   used index reached N and NEEDS_RESET is set (with the
  *                   config interrupt, if one was given)
+ *   --acks-cross K  the ack bytes one after another across the end of
+ *                   the ack page: command i's is the (K - i)th byte from
+ *                   its end, so the first K are in the page and the rest
+ *                   past it, where nothing is mapped writable. acks=
+ *                   reports the first K ("-" for the others); the wait
+ *                   ends once the used index reached N and NEEDS_RESET is
+ *                   set (with the config interrupt, if one was given).
+ *                   Adds " mac=M": the config MAC then
  *   --sizes         only report VHOST_VDPA_GET_VRING_SIZE of the CVQ (whose
  *                   size is set to 64) before and after DRIVER_OK: prints
  *                   "vring_size before=B after=A" and exits
@@ -156,6 +164,7 @@ struct opts {
 	unsigned long persist_mb;
 	bool late_enable;
 	unsigned int failing_map;
+	unsigned int acks_cross;
 	const char *path;
 };
 
@@ -424,7 +433,7 @@ static void setup(struct drv *d, const struct opts *o)
 	if (o->stall_ms)
 		register_stall(d);
 	else
-		memset(d->cvq.ack_buf, VSBDRV_ACK_UNSET, VSBDRV_NUM);
+		memset(d->cvq.ack_buf, VSBDRV_ACK_UNSET, d->page);
 	if (o->used_ro)
 		used_read_only(d);
 	if (o->used_event_unmapped)
@@ -466,6 +475,13 @@ static void put_cmd(struct drv *d, uint8_t *page, unsigned int slot,
 	len = cvq_cmd_size(&cmd);
 	cvq_cmd_encode(&cmd, page + slot * len, len);
 	check(cvq_dev_add_cmd(&d->cvq, slot * len, len, ack));
+}
+
+/* Where command @i's ack byte is, from the start of the ack page. */
+static size_t ack_offset(const struct drv *d, const struct opts *o,
+			 unsigned int i)
+{
+	return o->acks_cross ? d->page - o->acks_cross + i : i;
 }
 
 /* Make what was added available, and kick. */
@@ -512,8 +528,9 @@ static int used_progress(void *data, const struct cvq_wait_result *r)
 	a->config_irq |= fired(u->d->config_fd);
 	answered = a->used == u->want;
 	reported = a->needs_reset && (a->config_irq || !u->o->config_call);
-	if (u->o->used_event_unmapped ? answered && reported :
-					answered || reported)
+	if (u->o->used_event_unmapped || u->o->acks_cross ?
+		    answered && reported :
+		    answered || reported)
 		return CVQ_PROGRESS_DONE;
 	return CVQ_PROGRESS_NONE;
 }
@@ -814,6 +831,8 @@ int main(int argc, char **argv)
 			o.stall_reset = true;
 		else if (!strcmp(opt, "--used-event-unmapped"))
 			o.used_event_unmapped = true;
+		else if (a + 1 < argc && !strcmp(opt, "--acks-cross"))
+			o.acks_cross = strtoul(argv[++a], NULL, 0);
 		else if (a + 1 < argc && !strcmp(opt, "--extra-maps"))
 			o.extra_maps = strtoul(argv[++a], NULL, 0);
 		else if (a + 1 < argc && !strcmp(opt, "--features")) {
@@ -824,13 +843,13 @@ int main(int argc, char **argv)
 	}
 	/* --switch-asid needs one descriptor pair more. */
 	if (a + 1 != argc || !o.cmds || o.cmds >= VSBDRV_NUM / 2 ||
-	    (o.stall_reset && !o.stall_ms)) {
+	    (o.stall_reset && !o.stall_ms) || o.acks_cross > o.cmds) {
 		fprintf(stderr,
 			"Usage: vsbdrv [--config-call] [--used-ro] [--bad-head] [--switch-asid]\n"
 			"  [--cmds N] [--idle-ms MS] [--wait-ms MS] [--extra-maps N]\n"
 			"  [--features HEX] [--stall-ms MS [--stall-reset]] [--race-s S]\n"
 			"  [--sizes] [--late-enable] [--failing-map N] [--persist-maps MB]\n"
-			"  [--used-event-unmapped] /dev/vhost-vdpa-N\n");
+			"  [--used-event-unmapped] [--acks-cross K] /dev/vhost-vdpa-N\n");
 		return 2;
 	}
 	o.path = argv[a];
@@ -842,7 +861,8 @@ int main(int argc, char **argv)
 		d.fail_nth_left = failing_map(&d, o.failing_map);
 	usleep(o.idle_ms * 1000);
 	for (i = 0; i < o.cmds; i++)
-		put_cmd(&d, d.cvq.cmd_buf, i, i, (uint8_t)(i + 1));
+		put_cmd(&d, d.cvq.cmd_buf, i, ack_offset(&d, &o, i),
+			(uint8_t)(i + 1));
 	/* The first entry names no descriptor: the device must not serve it. */
 	if (o.bad_head)
 		d.cvq.ring_avail->ring[0] = htole16(VSBDRV_NUM);
@@ -863,9 +883,16 @@ int main(int argc, char **argv)
 		printf("fail_nth_left=%u ", d.fail_nth_left);
 	printf("used=%u needs_reset=%d config_irq=%d acks=", ans.used,
 	       ans.needs_reset, ans.config_irq);
-	for (i = 0; i < o.cmds; i++)
-		printf("%s%u", i ? "," : "", d.cvq.ack_buf[i]);
+	for (i = 0; i < o.cmds; i++) {
+		if (o.acks_cross && i >= o.acks_cross)
+			printf(",-");
+		else
+			printf("%s%u", i ? "," : "",
+			       d.cvq.ack_buf[ack_offset(&d, &o, i)]);
+	}
 	printf(" ms=%llu", (unsigned long long)ans.ms);
+	if (o.acks_cross)
+		print_config_mac(&d);
 	if (o.switch_asid && ans.used == o.cmds)
 		switch_asid(&d, &o);
 	putchar('\n');
