@@ -17,7 +17,6 @@ void vsb_cvq_group_restart(struct vsb_cvq_group *g, u16 slot)
 {
 	g->cmd[0] = g->cmd[slot];
 	g->res[0] = g->res[slot];
-	g->n = 0;
 }
 
 /**
