@@ -16,7 +16,8 @@
 #define MAC_A 0x02, 0x00, 0x00, 0x00, 0x00, 0xa0
 
 struct gtest {
-	struct fcvq f;
+	/* fcvq_setup()'s queue and state, with memory of its own */
+	struct fcvq *f;
 	struct vsb_cvq_group g;
 	/* the acks' device addresses, one after another */
 	u64 acks;
@@ -24,13 +25,14 @@ struct gtest {
 
 static int gtest_setup(void **state)
 {
-	static const u8 mac[ETH_ALEN] = { FCVQ_MAC };
 	struct gtest *t = calloc(1, sizeof(*t));
-	struct fmem *m = fmem_new();
+	void *f;
 
-	assert_non_null(t);
-	assert_non_null(m);
-	fcvq_init(&t->f, m, FCVQ_ALL_FEATURES, mac, FCVQ_MAX_PAIRS);
+	if (!t || fcvq_setup(&f)) {
+		free(t);
+		return -1;
+	}
+	t->f = f;
 	*state = t;
 	return 0;
 }
@@ -38,12 +40,10 @@ static int gtest_setup(void **state)
 static int gtest_teardown(void **state)
 {
 	struct gtest *t = *state;
-	struct fmem *m = t->f.m;
+	void *f = t->f;
 
-	fcvq_fini(&t->f);
-	fmem_free(m);
 	free(t);
-	return 0;
+	return fcvq_teardown(&f);
 }
 
 /* Offer MAC_ADDR_SET of a MAC ending in @last, its ack byte at @ack. */
@@ -57,17 +57,17 @@ static u16 offer_mac(struct gtest *t, u8 last, u64 ack)
 		     0,
 		     0,
 		     last };
-	u64 addr = tbuf(t->f.m, sizeof(cmd), FMEM_RO, 0);
+	u64 addr = tbuf(t->f->m, sizeof(cmd), FMEM_RO, 0);
 	struct fbuf bufs[] = { RD(addr, sizeof(cmd)), WR(ack, 1) };
 
-	memcpy(fmem_ptr(t->f.m, addr, sizeof(cmd)), cmd, sizeof(cmd));
-	return fdrv_add_chain(&t->f.q.drv, bufs, ARRAY_SIZE(bufs));
+	memcpy(fmem_ptr(t->f->m, addr, sizeof(cmd)), cmd, sizeof(cmd));
+	return fdrv_add_chain(&t->f->q.drv, bufs, ARRAY_SIZE(bufs));
 }
 
 /* Pop the next command and check it into the group's next slot. */
 static void take(struct gtest *t)
 {
-	struct fcvq *f = &t->f;
+	struct fcvq *f = t->f;
 
 	assert_int_equal(tq_pop(&f->q), 1);
 	vsb_cvq_check(&f->q.ring, &f->q.chain, f->features, f->ctrl.max_pairs,
@@ -78,7 +78,7 @@ static void take(struct gtest *t)
 
 static u8 ack_at(struct gtest *t, u64 addr)
 {
-	return *(u8 *)fmem_ptr(t->f.m, addr, 1);
+	return *(u8 *)fmem_ptr(t->f->m, addr, 1);
 }
 
 static void acks_in_a_row_are_written_at_once(void **state)
@@ -87,22 +87,22 @@ static void acks_in_a_row_are_written_at_once(void **state)
 	int region;
 	u16 i, heads[6];
 
-	t->acks = tbuf(t->f.m, 6, FMEM_RW, FCVQ_ACK_PRESET);
-	region = fmem_region_of(t->f.m, t->acks);
+	t->acks = tbuf(t->f->m, 6, FMEM_RW, FCVQ_ACK_PRESET);
+	region = fmem_region_of(t->f->m, t->acks);
 	for (i = 0; i < 6; i++)
 		heads[i] = offer_mac(t, i, t->acks + i);
 	for (i = 0; i < 6; i++) {
 		take(t);
-		assert_true(vsb_cvq_group_add(&t->g, &t->f.q.chain));
+		assert_true(vsb_cvq_group_add(&t->g, &t->f->q.chain));
 	}
 	assert_int_equal(t->g.n, 6);
 	/* Checking reads, never writes. */
-	assert_int_equal(fmem_writes(t->f.m, region), 0);
+	assert_int_equal(fmem_writes(t->f->m, region), 0);
 	assert_int_equal(ack_at(t, t->acks), FCVQ_ACK_PRESET);
 
-	fmem_reset_counts(t->f.m);
-	assert_int_equal(vsb_cvq_group_ack(&t->g, &t->f.q.ring), 6);
-	assert_int_equal(fmem_writes(t->f.m, region), 1);
+	fmem_reset_counts(t->f->m);
+	assert_int_equal(vsb_cvq_group_ack(&t->g, &t->f->q.ring), 6);
+	assert_int_equal(fmem_writes(t->f->m, region), 1);
 	for (i = 0; i < 6; i++) {
 		assert_int_equal(ack_at(t, t->acks + i), VIRTIO_NET_OK);
 		assert_int_equal(t->g.heads[i], heads[i]);
@@ -116,19 +116,19 @@ static void ack_out_of_row_starts_the_next_group(void **state)
 	struct gtest *t = *state;
 	static const u8 mac_a[ETH_ALEN] = { MAC_A };
 
-	t->acks = tbuf(t->f.m, 4, FMEM_RW, FCVQ_ACK_PRESET);
+	t->acks = tbuf(t->f->m, 4, FMEM_RW, FCVQ_ACK_PRESET);
 	offer_mac(t, 0, t->acks);
 	offer_mac(t, 1, t->acks + 1);
 	offer_mac(t, 0xa0, t->acks + 3);
 	take(t);
-	assert_true(vsb_cvq_group_add(&t->g, &t->f.q.chain));
+	assert_true(vsb_cvq_group_add(&t->g, &t->f->q.chain));
 	take(t);
-	assert_true(vsb_cvq_group_add(&t->g, &t->f.q.chain));
+	assert_true(vsb_cvq_group_add(&t->g, &t->f->q.chain));
 	take(t);
-	assert_false(vsb_cvq_group_add(&t->g, &t->f.q.chain));
+	assert_false(vsb_cvq_group_add(&t->g, &t->f->q.chain));
 	assert_int_equal(t->g.n, 2);
 
-	assert_int_equal(vsb_cvq_group_ack(&t->g, &t->f.q.ring), 2);
+	assert_int_equal(vsb_cvq_group_ack(&t->g, &t->f->q.ring), 2);
 	/* The third one's ack is not the group's to write. */
 	assert_int_equal(ack_at(t, t->acks + 3), FCVQ_ACK_PRESET);
 	assert_int_equal(ack_at(t, t->acks + 2), FCVQ_ACK_PRESET);
@@ -137,31 +137,31 @@ static void ack_out_of_row_starts_the_next_group(void **state)
 	t->g.n = 0;
 	vsb_cvq_group_restart(&t->g, 2);
 	assert_int_equal(t->g.n, 0);
-	assert_true(vsb_cvq_group_add(&t->g, &t->f.q.chain));
+	assert_true(vsb_cvq_group_add(&t->g, &t->f->q.chain));
 	assert_int_equal(t->g.ack_addr, t->acks + 3);
-	vsb_cvq_apply(&t->g.cmd[0], &t->f.ctrl, &t->g.res[0]);
-	assert_memory_equal(t->f.ctrl.mac, mac_a, ETH_ALEN);
-	assert_int_equal(vsb_cvq_group_ack(&t->g, &t->f.q.ring), 1);
+	vsb_cvq_apply(&t->g.cmd[0], &t->f->ctrl, &t->g.res[0]);
+	assert_memory_equal(t->f->ctrl.mac, mac_a, ETH_ALEN);
+	assert_int_equal(vsb_cvq_group_ack(&t->g, &t->f->q.ring), 1);
 	assert_int_equal(ack_at(t, t->acks + 3), VIRTIO_NET_OK);
 }
 
 static void read_only_ack_ends_the_answered_ones(void **state)
 {
 	struct gtest *t = *state;
-	u64 rw = tbuf(t->f.m, 3, FMEM_RW, FCVQ_ACK_PRESET);
-	u64 ro = fmem_alloc_addr(t->f.m, 3, 1, FMEM_RO);
+	u64 rw = tbuf(t->f->m, 3, FMEM_RW, FCVQ_ACK_PRESET);
+	u64 ro = fmem_alloc_addr(t->f->m, 3, 1, FMEM_RO);
 	u16 i;
 
 	/* One row of six ack bytes: the last three read-only. */
 	assert_int_equal(ro, rw + 3);
-	memset(fmem_ptr(t->f.m, ro, 3), FCVQ_ACK_PRESET, 3);
+	memset(fmem_ptr(t->f->m, ro, 3), FCVQ_ACK_PRESET, 3);
 	for (i = 0; i < 6; i++)
 		offer_mac(t, i, rw + i);
 	for (i = 0; i < 6; i++) {
 		take(t);
-		assert_true(vsb_cvq_group_add(&t->g, &t->f.q.chain));
+		assert_true(vsb_cvq_group_add(&t->g, &t->f->q.chain));
 	}
-	assert_int_equal(vsb_cvq_group_ack(&t->g, &t->f.q.ring), 3);
+	assert_int_equal(vsb_cvq_group_ack(&t->g, &t->f->q.ring), 3);
 	for (i = 0; i < 3; i++) {
 		assert_int_equal(ack_at(t, rw + i), VIRTIO_NET_OK);
 		assert_int_equal(t->g.res[i].used_len, 1);
@@ -170,7 +170,7 @@ static void read_only_ack_ends_the_answered_ones(void **state)
 	assert_int_equal(t->g.res[3].fault, VSB_FAULT_BUFFER_ACCESS);
 	assert_int_equal(t->g.res[3].ack, VIRTIO_NET_ERR);
 	assert_int_equal(t->g.res[3].used_len, 0);
-	vsb_cvq_apply(&t->g.cmd[3], &t->f.ctrl, &t->g.res[3]);
+	vsb_cvq_apply(&t->g.cmd[3], &t->f->ctrl, &t->g.res[3]);
 	assert_int_equal(t->g.res[3].changed, 0);
 	/* The ones after it are not answered. */
 	for (i = 4; i < 6; i++)
@@ -182,12 +182,12 @@ static void read_only_ack_ends_the_answered_ones(void **state)
 /* Offer @cmd of @len bytes, then its ack byte. */
 static void offer(struct gtest *t, const u8 *cmd, u32 len)
 {
-	u64 addr = tbuf(t->f.m, len, FMEM_RO, 0);
-	u64 in = tbuf(t->f.m, 1, FMEM_RW, FCVQ_ACK_PRESET);
+	u64 addr = tbuf(t->f->m, len, FMEM_RO, 0);
+	u64 in = tbuf(t->f->m, 1, FMEM_RW, FCVQ_ACK_PRESET);
 	struct fbuf bufs[] = { RD(addr, len), WR(in, 1) };
 
-	memcpy(fmem_ptr(t->f.m, addr, len), cmd, len);
-	fdrv_add_chain(&t->f.q.drv, bufs, ARRAY_SIZE(bufs));
+	memcpy(fmem_ptr(t->f->m, addr, len), cmd, len);
+	fdrv_add_chain(&t->f->q.drv, bufs, ARRAY_SIZE(bufs));
 }
 
 static void which_commands_can_wait(void **state)
