@@ -214,18 +214,43 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 }
 
 /*
+ * Read the driver's avail idx: 1 if it is past last_avail, 0 if not, or
+ * -EIO. An index within a ring's length of last_avail is kept as
+ * ring->avail_idx, so that the pop it announces does not read it again
+ * (a device that polls, or re-arms kicks, has just read it); one further
+ * ahead is not, and the pop reads it again and fails the ring.
+ */
+static int vsb_ring_avail_moved(struct vsb_ring *ring)
+{
+	u16 idx;
+
+	if (vsb_ring_read16(ring, ring->avail + VSB_AVAIL_IDX_OFF, &idx))
+		return -EIO;
+	if (idx == ring->last_avail)
+		return 0;
+	if ((u16)(idx - ring->last_avail) <= ring->num) {
+		ring->avail_idx = idx;
+		/* Read ring entries only after the index announcing them. */
+		vsb_rmb();
+	}
+	return 1;
+}
+
+/*
  * The heads' own buffers, when each is one readable buffer (a command's
  * header and data in one, as QEMU and vdpactl-batch frame them) and all
  * lie within VSB_RING_DATA_WINDOW bytes: one access for the batch.
  */
-static void vsb_ring_read_data(struct vsb_ring *ring, const u16 *heads, u16 n)
+static void vsb_ring_read_data(struct vsb_ring *ring, const __le16 *heads,
+			       u16 n)
 {
 	u64 lo = U64_MAX, last = 0;
 	u16 i;
 
 	for (i = 0; i < n; i++) {
 		const struct vring_desc *d =
-			&ring->win->desc[heads[i] - ring->win_first];
+			&ring->win->desc[le16_to_cpu(heads[i]) -
+					 ring->win_first];
 		u16 flags = __virtio16_to_cpu(true, d->flags);
 		u64 addr = __virtio64_to_cpu(true, d->addr);
 		u32 len = __virtio32_to_cpu(true, d->len);
@@ -258,8 +283,8 @@ static void vsb_ring_read_data(struct vsb_ring *ring, const u16 *heads, u16 n)
  */
 static void vsb_ring_read_window(struct vsb_ring *ring, u16 n)
 {
-	const u16 *heads = ring->heads + VSB_RING_BATCH - n;
-	u16 lo = heads[0], hi = heads[0], i;
+	const __le16 *heads = ring->heads + VSB_RING_BATCH - n;
+	u16 lo = le16_to_cpu(heads[0]), hi = lo, i;
 	u32 span;
 
 	ring->win_n = 0;
@@ -268,8 +293,8 @@ static void vsb_ring_read_window(struct vsb_ring *ring, u16 n)
 	if (n < 2 || !ring->win)
 		return;
 	for (i = 1; i < n; i++) {
-		lo = min_t(u16, lo, heads[i]);
-		hi = max_t(u16, hi, heads[i]);
+		lo = min_t(u16, lo, le16_to_cpu(heads[i]));
+		hi = max_t(u16, hi, le16_to_cpu(heads[i]));
 	}
 	/* A head out of range fails its pop. */
 	if (hi >= ring->num)
@@ -289,37 +314,28 @@ static void vsb_ring_read_window(struct vsb_ring *ring, u16 n)
  * VSB_RING_BATCH and the end of the ring, into ring->heads (right-aligned,
  * so the next one is heads[VSB_RING_BATCH - nr_heads]). The avail idx is
  * read again only once everything it announced has been taken. Out of
- * line: once per batch, with a buffer on the stack the kernel zeroes and
- * guards, which every pop would pay for inline.
+ * line: once per batch, not per pop.
  */
 static noinline int vsb_ring_fetch_heads(struct vsb_ring *ring)
 {
 	u16 pos = ring->last_avail & (ring->num - 1);
-	__le16 raw[VSB_RING_BATCH];
-	u16 i, n;
+	u16 n;
 
 	if (ring->avail_idx == ring->last_avail) {
-		u16 idx;
+		int ret = vsb_ring_avail_moved(ring);
 
-		if (vsb_ring_read16(ring, ring->avail + VSB_AVAIL_IDX_OFF,
-				    &idx))
-			return -EIO;
-		if (idx == ring->last_avail)
-			return 0;
-		if ((u16)(idx - ring->last_avail) > ring->num)
+		if (ret <= 0)
+			return ret;
+		/* Moved, but not kept: more than the ring holds. */
+		if (ring->avail_idx == ring->last_avail)
 			return vsb_ring_fail(ring, VSB_FAULT_AVAIL_IDX);
-		ring->avail_idx = idx;
-		/* Read ring entries only after the index announcing them. */
-		vsb_rmb();
 	}
 	n = min_t(u16, ring->avail_idx - ring->last_avail, VSB_RING_BATCH);
 	n = min_t(u16, n, ring->num - pos);
 	if (vsb_mem_read(&ring->mem,
-			 ring->avail + VSB_AVAIL_RING_OFF + 2ULL * pos, raw,
-			 2 * n))
+			 ring->avail + VSB_AVAIL_RING_OFF + 2ULL * pos,
+			 ring->heads + VSB_RING_BATCH - n, 2 * n))
 		return vsb_ring_fail(ring, VSB_FAULT_RING_ACCESS);
-	for (i = 0; i < n; i++)
-		ring->heads[VSB_RING_BATCH - n + i] = le16_to_cpu(raw[i]);
 	ring->nr_heads = n;
 	vsb_ring_read_window(ring, n);
 	return 1;
@@ -356,7 +372,7 @@ int vsb_ring_pop(struct vsb_ring *ring, struct vsb_chain *chain)
 		if (ret <= 0)
 			return ret;
 	}
-	chain->head = ring->heads[VSB_RING_BATCH - ring->nr_heads];
+	chain->head = le16_to_cpu(ring->heads[VSB_RING_BATCH - ring->nr_heads]);
 	if (chain->head >= ring->num) {
 		chain->head = U16_MAX;
 		return vsb_ring_fail(ring, VSB_FAULT_HEAD_RANGE);
@@ -389,25 +405,14 @@ static int vsb_ring_flush_used(struct vsb_ring *ring)
 	return 0;
 }
 
-/**
- * vsb_ring_push - fill the next used entry; the driver sees it only after
- * vsb_ring_publish()
- * @ring: the ring
- * @head: the chain's head, as taken by vsb_ring_pop()
- * @len: bytes written to the chain's writable buffers
- */
-int vsb_ring_push(struct vsb_ring *ring, u16 head, u32 len)
+/* vsb_ring_push() of a packed ring, or of a split one with a full stage. */
+int vsb_ring_push_slow(struct vsb_ring *ring, u16 head, u32 len)
 {
-	struct vring_used_elem *elem;
-
 	if (ring->packed)
 		return vsb_packed_push(ring, head, len);
-	if (ring->nr_staged == VSB_RING_BATCH && vsb_ring_flush_used(ring))
+	if (vsb_ring_flush_used(ring))
 		return -EIO;
-	elem = &ring->staged[ring->nr_staged++];
-	elem->id = __cpu_to_virtio32(true, head);
-	elem->len = __cpu_to_virtio32(true, len);
-	ring->used_idx++;
+	vsb_ring_stage(ring, head, len);
 	return 0;
 }
 
@@ -471,16 +476,6 @@ bool vsb_ring_need_notify(struct vsb_ring *ring)
 	if (vsb_ring_read16(ring, ring->avail, &val))
 		return true;
 	return !(val & VRING_AVAIL_F_NO_INTERRUPT);
-}
-
-/* Whether the driver's avail idx is past last_avail: 1, 0 or -EIO. */
-static int vsb_ring_avail_moved(struct vsb_ring *ring)
-{
-	u16 avail_idx;
-
-	if (vsb_ring_read16(ring, ring->avail + VSB_AVAIL_IDX_OFF, &avail_idx))
-		return -EIO;
-	return avail_idx != ring->last_avail;
 }
 
 /**

@@ -91,9 +91,12 @@ struct vsb_ring {
 	u16 last_avail;
 	/* The driver's avail idx as last read. */
 	u16 avail_idx;
-	/* Heads read ahead: entries [last_avail, last_avail + nr_heads). */
+	/*
+	 * Heads read ahead: entries [last_avail, last_avail + nr_heads), as
+	 * the avail ring holds them (read into place, not through a copy).
+	 */
 	u16 nr_heads;
-	u16 heads[VSB_RING_BATCH];
+	__le16 heads[VSB_RING_BATCH];
 	/*
 	 * Split, provided by the owner (NULL: none): what was read along with
 	 * the heads, valid for the chains of those heads alone. Table entries
@@ -156,7 +159,37 @@ static inline bool vsb_ring_has_announced(const struct vsb_ring *ring)
 	return ring->avail_idx != ring->last_avail;
 }
 
-int vsb_ring_push(struct vsb_ring *ring, u16 head, u32 len);
+/* Stage a split ring's used entry; the stage has room. */
+static inline void vsb_ring_stage(struct vsb_ring *ring, u16 head, u32 len)
+{
+	struct vring_used_elem *elem = &ring->staged[ring->nr_staged++];
+
+	elem->id = __cpu_to_virtio32(true, head);
+	elem->len = __cpu_to_virtio32(true, len);
+	ring->used_idx++;
+}
+
+int vsb_ring_push_slow(struct vsb_ring *ring, u16 head, u32 len);
+
+/**
+ * vsb_ring_push - fill the next used entry; the driver sees it only after
+ * vsb_ring_publish()
+ * @ring: the ring
+ * @head: the chain's head, as taken by vsb_ring_pop()
+ * @len: bytes written to the chain's writable buffers
+ *
+ * Inline: a split ring stages the entry, to be written with the others.
+ *
+ * Return: 0, or -EIO with ring->fault set.
+ */
+static inline int vsb_ring_push(struct vsb_ring *ring, u16 head, u32 len)
+{
+	if (ring->packed || ring->nr_staged == VSB_RING_BATCH)
+		return vsb_ring_push_slow(ring, head, len);
+	vsb_ring_stage(ring, head, len);
+	return 0;
+}
+
 int vsb_ring_publish(struct vsb_ring *ring);
 
 /*
