@@ -377,10 +377,38 @@ void vsb_sync_config(struct vsb_dev *vsb);
 int vsb_set_link(struct vsb_dev *vsb, bool up, struct netlink_ext_ack *extack);
 int vsb_announce(struct vsb_dev *vsb, struct netlink_ext_ack *extack);
 
+/* The counters' slot of a command class (struct vsb_cvq_stats). */
+static inline unsigned int vsb_cvq_slot(u8 class)
+{
+	if (class < VSB_CVQ_CLASSES)
+		return class;
+	if (class == VSB_CTRL_NOTF_COAL)
+		return VSB_CVQ_SLOT_COAL;
+	if (class == VSB_CTRL_STATS)
+		return VSB_CVQ_SLOT_STATS;
+	return VSB_CVQ_SLOT_OTHER;
+}
+
+/* Count a command, L held. Inline: a few additions, per command. */
+static inline void vsb_count_command(struct vsb_cvq_stats *stats,
+				     const struct vsb_cvq_result *res)
+{
+	unsigned int class = vsb_cvq_slot(res->class);
+	bool ok = !res->fault && res->ack == VIRTIO_NET_OK;
+
+	stats->requests++;
+	stats->class_requests[class]++;
+	stats->redundant += res->redundant;
+	if (ok) {
+		stats->successes++;
+	} else {
+		stats->errors++;
+		stats->class_errors[class]++;
+	}
+}
+
 /* vsb_stats.c: the counters; L held */
 void vsb_hist_add(struct vsb_hist *hist, u64 value, u64 count);
-void vsb_count_command(struct vsb_cvq_stats *stats,
-		       const struct vsb_cvq_result *res);
 void vsb_add_lb_stats(struct vsb_loopback_stats *sum,
 		      const struct vsb_loopback_stats *run);
 void vsb_reset_stats(struct vsb_dev *vsb);

@@ -292,7 +292,8 @@ static int vsb_phys_copy(u64 pa, void *buf, u32 len, bool write)
  */
 #define VSB_SMALL_COPY 512
 
-static int vsb_user_read_small(void *buf, const void __user *p, u32 len)
+static __always_inline int vsb_user_read_small(void *buf, const void __user *p,
+					       u32 len)
 {
 	u64 v8;
 	u32 v4;
@@ -326,7 +327,8 @@ fault:
 	return -EFAULT;
 }
 
-static int vsb_user_write_small(void __user *p, const void *buf, u32 len)
+static __always_inline int vsb_user_write_small(void __user *p, const void *buf,
+						u32 len)
 {
 	u64 v8;
 	u32 v4;
@@ -357,8 +359,13 @@ fault:
 	return -EFAULT;
 }
 
-/* With page faults disabled: a page not present fails it, -EFAULT. */
-static int vsb_user_copy(u64 uaddr, void *buf, u32 len, bool write)
+/*
+ * With page faults disabled: a page not present fails it, -EFAULT. Inline
+ * into each accessor, where @write is a constant: an access is a few
+ * loads or stores, which a call would double.
+ */
+static __always_inline int vsb_user_copy(u64 uaddr, void *buf, u32 len,
+					 bool write)
 {
 	void __user *p = (void __user *)(uintptr_t)uaddr;
 	unsigned long left;

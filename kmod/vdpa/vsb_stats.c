@@ -140,34 +140,6 @@ int vsb_fill_vq_stats(struct vsb_dev *vsb, u16 idx, struct sk_buff *msg,
 	return ret;
 }
 
-static unsigned int vsb_cvq_slot(u8 class)
-{
-	if (class < VSB_CVQ_CLASSES)
-		return class;
-	if (class == VSB_CTRL_NOTF_COAL)
-		return VSB_CVQ_SLOT_COAL;
-	if (class == VSB_CTRL_STATS)
-		return VSB_CVQ_SLOT_STATS;
-	return VSB_CVQ_SLOT_OTHER;
-}
-
-void vsb_count_command(struct vsb_cvq_stats *stats,
-		       const struct vsb_cvq_result *res)
-{
-	unsigned int class = vsb_cvq_slot(res->class);
-	bool ok = !res->fault && res->ack == VIRTIO_NET_OK;
-
-	stats->requests++;
-	stats->class_requests[class]++;
-	stats->redundant += res->redundant;
-	if (ok) {
-		stats->successes++;
-	} else {
-		stats->errors++;
-		stats->class_errors[class]++;
-	}
-}
-
 /*
  * A data path run counts into a struct of its own, touching guest memory
  * meanwhile; the sum is what readers see, under vsb->lock.
