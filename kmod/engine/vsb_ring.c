@@ -214,29 +214,6 @@ static int vsb_ring_walk(struct vsb_ring *ring, struct vsb_chain *chain)
 }
 
 /*
- * Read the driver's avail idx: 1 if it is past last_avail, 0 if not, or
- * -EIO. An index within a ring's length of last_avail is kept as
- * ring->avail_idx, so that the pop it announces does not read it again
- * (a device that polls, or re-arms kicks, has just read it); one further
- * ahead is not, and the pop reads it again and fails the ring.
- */
-static int vsb_ring_avail_moved(struct vsb_ring *ring)
-{
-	u16 idx;
-
-	if (vsb_ring_read16(ring, ring->avail + VSB_AVAIL_IDX_OFF, &idx))
-		return -EIO;
-	if (idx == ring->last_avail)
-		return 0;
-	if ((u16)(idx - ring->last_avail) <= ring->num) {
-		ring->avail_idx = idx;
-		/* Read ring entries only after the index announcing them. */
-		vsb_rmb();
-	}
-	return 1;
-}
-
-/*
  * The heads' own buffers, when each is one readable buffer (a command's
  * header and data in one, as QEMU and vdpactl-batch frame them) and all
  * lie within VSB_RING_DATA_WINDOW bytes: one access for the batch.
@@ -322,13 +299,18 @@ static noinline int vsb_ring_fetch_heads(struct vsb_ring *ring)
 	u16 n;
 
 	if (ring->avail_idx == ring->last_avail) {
-		int ret = vsb_ring_avail_moved(ring);
+		u16 idx;
 
-		if (ret <= 0)
-			return ret;
-		/* Moved, but not kept: more than the ring holds. */
-		if (ring->avail_idx == ring->last_avail)
+		if (vsb_ring_read16(ring, ring->avail + VSB_AVAIL_IDX_OFF,
+				    &idx))
+			return -EIO;
+		if (idx == ring->last_avail)
+			return 0;
+		if ((u16)(idx - ring->last_avail) > ring->num)
 			return vsb_ring_fail(ring, VSB_FAULT_AVAIL_IDX);
+		ring->avail_idx = idx;
+		/* Read ring entries only after the index announcing them. */
+		vsb_rmb();
 	}
 	n = min_t(u16, ring->avail_idx - ring->last_avail, VSB_RING_BATCH);
 	n = min_t(u16, n, ring->num - pos);
@@ -476,6 +458,16 @@ bool vsb_ring_need_notify(struct vsb_ring *ring)
 	if (vsb_ring_read16(ring, ring->avail, &val))
 		return true;
 	return !(val & VRING_AVAIL_F_NO_INTERRUPT);
+}
+
+/* Whether the driver's avail idx is past last_avail: 1, 0 or -EIO. */
+static int vsb_ring_avail_moved(struct vsb_ring *ring)
+{
+	u16 avail_idx;
+
+	if (vsb_ring_read16(ring, ring->avail + VSB_AVAIL_IDX_OFF, &avail_idx))
+		return -EIO;
+	return avail_idx != ring->last_avail;
 }
 
 /**
