@@ -100,6 +100,58 @@ void vsb_ring_set_base(struct vsb_ring *ring, u32 base)
 	ring->used_counted = ring->used_published;
 }
 
+/**
+ * vsb_ring_area - one of the ring's own areas
+ * @ring: the ring, set up
+ * @i: which, below VSB_RING_AREAS: the descriptor table (or ring), the
+ *	driver area (avail ring, driver event), the device area (used ring,
+ *	device event)
+ * @start: its device address
+ * @len: its size in bytes
+ *
+ * The memory a ring's host may keep at hand for as long as the ring lives,
+ * as the module does (kmod/vdpa/vsb_pin.c). No area wraps: setup checked.
+ *
+ * Return: false if the ring has no such area (refused at setup, or none).
+ */
+bool vsb_ring_area(const struct vsb_ring *ring, unsigned int i, u64 *start,
+		   u64 *len)
+{
+	if (ring->fault || !ring->num || i >= VSB_RING_AREAS)
+		return false;
+	if (ring->packed) {
+		vsb_packed_area(ring, i, start, len);
+		return true;
+	}
+	switch (i) {
+	case 0:
+		*start = ring->desc;
+		*len = (u64)ring->num * sizeof(struct vring_desc);
+		break;
+	case 1:
+		*start = ring->avail;
+		*len = vsb_avail_size(ring->num);
+		break;
+	default:
+		*start = ring->used;
+		*len = vsb_used_size(ring->num);
+		break;
+	}
+	return true;
+}
+
+/* Whether @addr lies in one of the ring's own areas. */
+bool vsb_ring_holds(const struct vsb_ring *ring, u64 addr)
+{
+	unsigned int i;
+	u64 start, len;
+
+	for (i = 0; i < VSB_RING_AREAS; i++)
+		if (vsb_ring_area(ring, i, &start, &len) && addr - start < len)
+			return true;
+	return false;
+}
+
 /* Where the ring stands now, as vsb_ring_set_base() takes it. */
 u32 vsb_ring_base(const struct vsb_ring *ring)
 {

@@ -9,7 +9,7 @@
 #ifndef VSB_RING_H
 #define VSB_RING_H
 
-#include "vsb_seam.h"
+#include "vsb_mem.h"
 #include "vsb_fault.h"
 
 /*
@@ -148,6 +148,11 @@ enum vsb_fault vsb_ring_setup(struct vsb_ring *ring, u16 num, u64 desc,
 			      u64 avail, u64 used, u32 base);
 void vsb_ring_set_base(struct vsb_ring *ring, u32 base);
 u32 vsb_ring_base(const struct vsb_ring *ring);
+/* A ring's own areas (vsb_ring_area()): as many as it may access in place. */
+#define VSB_RING_AREAS VSB_MEM_DIRECT
+bool vsb_ring_area(const struct vsb_ring *ring, unsigned int i, u64 *start,
+		   u64 *len);
+bool vsb_ring_holds(const struct vsb_ring *ring, u64 addr);
 int vsb_ring_start(struct vsb_ring *ring);
 int vsb_ring_pop(struct vsb_ring *ring, struct vsb_chain *chain);
 

@@ -120,6 +120,15 @@ enum vsb_fault vsb_packed_setup(struct vsb_ring *ring)
 	return ring->fault;
 }
 
+/* vsb_ring_area() of a packed ring: the descriptor ring, both events. */
+void vsb_packed_area(const struct vsb_ring *ring, unsigned int i, u64 *start,
+		     u64 *len)
+{
+	*start = !i ? ring->desc : i == 1 ? ring->avail : ring->used;
+	*len = !i ? (u64)ring->num * sizeof(struct vring_packed_desc) :
+		    sizeof(struct vsb_packed_event);
+}
+
 /* Called with nr_heads, nr_staged and the notification state cleared. */
 void vsb_packed_set_base(struct vsb_ring *ring, u32 base)
 {

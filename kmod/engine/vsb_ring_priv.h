@@ -64,6 +64,8 @@ enum vsb_fault vsb_indirect_check(const struct vsb_ring *ring, u64 addr,
 				  u32 len, u16 flags, bool in_indirect);
 
 enum vsb_fault vsb_packed_setup(struct vsb_ring *ring);
+void vsb_packed_area(const struct vsb_ring *ring, unsigned int i, u64 *start,
+		     u64 *len);
 void vsb_packed_set_base(struct vsb_ring *ring, u32 base);
 u32 vsb_packed_base(const struct vsb_ring *ring);
 int vsb_packed_start(struct vsb_ring *ring);

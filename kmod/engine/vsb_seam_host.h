@@ -20,6 +20,8 @@
 #include <endian.h>
 /* offsetof: the kernel's <linux/stddef.h> */
 #include <stddef.h>
+/* uintptr_t: the kernel's <linux/types.h> */
+#include <stdint.h>
 /*
  * The system UAPI headers (linux-libc-dev), the same definitions the module
  * gets from uapi/: __le16/__le32/__le64 (<linux/types.h>), ETH_ALEN,
@@ -216,5 +218,9 @@ static inline bool ether_addr_equal_unaligned(const u8 *addr1, const u8 *addr2)
 #define vsb_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define vsb_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define vsb_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
+
+/* One load or store of a field, as the kernel's: through a volatile. */
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, val) (*(volatile __typeof__(x) *)&(x) = (val))
 
 #endif /* VSB_SEAM_HOST_H */

@@ -12,7 +12,7 @@
 #ifndef FAKE_MEM_H
 #define FAKE_MEM_H
 
-#include "vsb_seam.h"
+#include "vsb_mem.h"
 
 /* Device addresses [FMEM_BASE, FMEM_BASE + FMEM_SIZE); 0 is never mapped. */
 #define FMEM_BASE 0x10000ULL

@@ -166,6 +166,135 @@ static void setup_failure_blocks_pop_without_memory_access(void **state)
 	assert_int_equal(mem(state)->failed, 0);
 }
 
+/* ---- vsb_ring_holds ---- */
+
+/* Each area's first and last byte, and the bytes either side of it. */
+static void holds_the_three_areas_alone(void **state)
+{
+	struct vsb_ring r = { 0 };
+
+	(void)state;
+	assert_false(vsb_ring_holds(&r, 0));
+	assert_int_equal(vsb_ring_setup(&r, 8, 0x1000, 0x2000, 0x3000, 0),
+			 VSB_FAULT_NONE);
+	/* desc: 16 * 8 bytes */
+	assert_false(vsb_ring_holds(&r, 0xfff));
+	assert_true(vsb_ring_holds(&r, 0x1000));
+	assert_true(vsb_ring_holds(&r, 0x107f));
+	assert_false(vsb_ring_holds(&r, 0x1080));
+	/* avail: 4 + 2 * 8 + 2 bytes */
+	assert_false(vsb_ring_holds(&r, 0x1fff));
+	assert_true(vsb_ring_holds(&r, 0x2000));
+	assert_true(vsb_ring_holds(&r, 0x2015));
+	assert_false(vsb_ring_holds(&r, 0x2016));
+	/* used: 4 + 8 * 8 + 2 bytes */
+	assert_false(vsb_ring_holds(&r, 0x2fff));
+	assert_true(vsb_ring_holds(&r, 0x3000));
+	assert_true(vsb_ring_holds(&r, 0x3045));
+	assert_false(vsb_ring_holds(&r, 0x3046));
+	assert_false(vsb_ring_holds(&r, UINT64_MAX));
+}
+
+/* A ring refused at setup has no areas to keep. */
+static void holds_nothing_of_a_refused_ring(void **state)
+{
+	struct vsb_ring r = { 0 };
+
+	(void)state;
+	assert_int_equal(vsb_ring_setup(&r, 3, 0x1000, 0x2000, 0x3000, 0),
+			 VSB_FAULT_RING_CONFIG);
+	assert_false(vsb_ring_holds(&r, 0x1000));
+	assert_false(vsb_ring_holds(&r, 0x2000));
+	assert_false(vsb_ring_holds(&r, 0x3000));
+}
+
+/* ---- the ring's areas in place (vsb_mem.h) ---- */
+
+/* List the queue's three areas as the host's direct windows. */
+static void areas_in_place(void **state, struct tq *q)
+{
+	unsigned int i;
+	u64 start, len;
+
+	for (i = 0; i < VSB_RING_AREAS; i++) {
+		assert_true(vsb_ring_area(&q->ring, i, &start, &len));
+		q->ring.mem.direct[i] = (struct vsb_mem_direct){
+			.start = start,
+			.len = len,
+			.ptr = fmem_ptr(mem(state), start, len),
+			.writable = true,
+		};
+	}
+	q->ring.mem.direct_on = true;
+}
+
+/*
+ * Chains taken, completed and published through the areas in place: the
+ * driver sees the same used entries, and no access to the ring's own
+ * memory goes through the memory's ops (which count every access), while
+ * the buffers still do. Turned off, the ops serve the ring again.
+ */
+static void ring_in_place_reaches_no_ops(void **state)
+{
+	struct tq *q = queue(state, NUM, NUM - 2, true, false);
+	u64 data = fmem_alloc_addr(mem(state), 10, 1, FMEM_RW);
+	u8 buf[10];
+	u16 head, i;
+
+	areas_in_place(state, q);
+	fmem_reset_counts(mem(state));
+	for (i = 0; i < 3 * NUM; i++) {
+		head = fdrv_add_chain(&q->drv, FBUFS(RD(data, 10)));
+		assert_int_equal(tq_pop(q), 1);
+		assert_int_equal(q->chain.head, head);
+		assert_int_equal(vsb_chain_read(&q->ring, &q->chain, 0, buf,
+						sizeof(buf)),
+				 0);
+		vsb_ring_return_chain(&q->ring, &q->chain);
+		assert_int_equal(vsb_ring_publish(&q->ring), 0);
+		fdrv_expect_used(&q->drv, head, 0);
+		fdrv_expect_no_used(&q->drv);
+	}
+	assert_int_equal(fmem_reads(mem(state), q->drv.desc_rgn), 0);
+	assert_int_equal(fmem_reads(mem(state), q->drv.avail_rgn), 0);
+	assert_int_equal(fdrv_used_writes(&q->drv), 0);
+	assert_int_equal(fmem_reads(mem(state),
+				    fmem_region_of(mem(state), data)),
+			 3 * NUM);
+
+	q->ring.mem.direct_on = false;
+	head = fdrv_add_chain(&q->drv, FBUFS(RD(data, 10)));
+	assert_int_equal(tq_pop(q), 1);
+	vsb_ring_return_chain(&q->ring, &q->chain);
+	assert_int_equal(vsb_ring_publish(&q->ring), 0);
+	fdrv_expect_used(&q->drv, head, 0);
+	assert_true(fmem_reads(mem(state), q->drv.avail_rgn) > 0);
+	assert_true(fdrv_used_writes(&q->drv) > 0);
+}
+
+/* An access reaching past an area's end is not served in place. */
+static void access_past_an_area_takes_the_ops(void **state)
+{
+	struct tq *q = queue(state, NUM, 0, false, false);
+	struct vsb_mem_direct *used = &q->ring.mem.direct[2];
+	u8 b[4];
+
+	areas_in_place(state, q);
+	fmem_reset_counts(mem(state));
+	assert_int_equal(vsb_mem_read(&q->ring.mem, used->start, b, 4), 0);
+	assert_int_equal(vsb_mem_read(&q->ring.mem, used->start + used->len - 2,
+				      b, 2),
+			 0);
+	assert_int_equal(fdrv_used_writes(&q->drv) +
+				 fmem_reads(mem(state), q->drv.used_hdr_rgn) +
+				 fmem_reads(mem(state), q->drv.avail_event_rgn),
+			 0);
+	vsb_mem_read(&q->ring.mem, used->start + used->len - 2, b, 4);
+	assert_int_equal(fmem_reads(mem(state), q->drv.avail_event_rgn) +
+				 mem(state)->failed,
+			 1);
+}
+
 /* ---- vsb_ring_pop: valid chains ---- */
 
 static void pop_empty_ring_returns_0(void **state)
@@ -1622,6 +1751,10 @@ int main(void)
 		T(setup_rejects_misaligned_rings),
 		T(setup_rejects_wrapping_ranges),
 		T(setup_failure_blocks_pop_without_memory_access),
+		T(holds_the_three_areas_alone),
+		T(holds_nothing_of_a_refused_ring),
+		T(ring_in_place_reaches_no_ops),
+		T(access_past_an_area_takes_the_ops),
 		T(pop_empty_ring_returns_0),
 		T(pop_readable_chain),
 		T(pop_writable_chain),

@@ -118,6 +118,33 @@ static void test_setup_needs_id_table(void **state)
 			 VSB_FAULT_RING_CONFIG);
 }
 
+/* The descriptor ring and both event areas, and nothing beside them. */
+static void test_holds_its_areas(void **state)
+{
+	struct vsb_ring r = { .packed = true, .mem = mem(state)->mem };
+	u16 ids[8];
+
+	r.id_descs = ids;
+	r.max_ids = ARRAY_SIZE(ids);
+	assert_int_equal(vsb_ring_setup(&r, 4, 0x1000, 0x2000, 0x3000,
+					VSB_RING_BASE_PACKED_FRESH),
+			 VSB_FAULT_NONE);
+	assert_false(vsb_ring_holds(&r, 0xfff));
+	assert_true(vsb_ring_holds(&r, 0x1000));
+	assert_true(vsb_ring_holds(&r, 0x103f));
+	assert_false(vsb_ring_holds(&r, 0x1040));
+	assert_false(vsb_ring_holds(&r, 0x1fff));
+	assert_true(vsb_ring_holds(&r, 0x2003));
+	assert_false(vsb_ring_holds(&r, 0x2004));
+	assert_true(vsb_ring_holds(&r, 0x3000));
+	assert_false(vsb_ring_holds(&r, 0x3004));
+	/* Refused: no areas. */
+	assert_int_equal(vsb_ring_setup(&r, 9, 0x1000, 0x2000, 0x3000,
+					VSB_RING_BASE_PACKED_FRESH),
+			 VSB_FAULT_RING_CONFIG);
+	assert_false(vsb_ring_holds(&r, 0x1000));
+}
+
 /* The device area says "kick me" once the ring starts. */
 static void test_start_enables_kicks(void **state)
 {
@@ -701,6 +728,7 @@ int main(void)
 	cmocka_unit_test_setup_teardown(fn, fixture_setup, fixture_teardown)
 		T(test_setup_checks),
 		T(test_setup_needs_id_table),
+		T(test_holds_its_areas),
 		T(test_start_enables_kicks),
 		T(test_single_and_chain),
 		T(test_laps),

@@ -116,12 +116,52 @@ static void ring_fields_single(void **state)
 	assert_int_equal(plan(0x5000, 4, p), 1);
 }
 
+/*
+ * vsb_words_move() both ways, for every start within a word and every
+ * length up to past the bulk threshold: exactly the bytes asked for move,
+ * nothing either side of them.
+ */
+static void moves_exact_bytes(void **state)
+{
+	u8 mem[VSB_WORDS_BULK + 32], buf[VSB_WORDS_BULK + 32];
+	u32 off, len, i;
+	int write;
+
+	(void)state;
+	for (write = 0; write < 2; write++) {
+		for (off = 0; off < 16; off++) {
+			for (len = 1; len + off <= sizeof(mem); len++) {
+				for (i = 0; i < sizeof(mem); i++) {
+					mem[i] = (u8)(i + 1);
+					buf[i] = (u8)(0x80 + i);
+				}
+				vsb_words_move(mem + off, buf, len, write);
+				for (i = 0; i < sizeof(mem); i++) {
+					bool in = i >= off && i < off + len;
+					u8 want_mem =
+						write && in ?
+							(u8)(0x80 + i - off) :
+							(u8)(i + 1);
+					u8 want_buf =
+						!write && i < len ?
+							(u8)(i + off + 1) :
+							(u8)(0x80 + i);
+
+					assert_int_equal(mem[i], want_mem);
+					assert_int_equal(buf[i], want_buf);
+				}
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pieces_aligned_and_exact),
 		cmocka_unit_test(aligned_fields_whole),
 		cmocka_unit_test(ring_fields_single),
+		cmocka_unit_test(moves_exact_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
