@@ -50,6 +50,8 @@
  */
 #define VSB_IOTLB_LIMIT 2048
 #define VSB_TLB_CACHE 4
+/* Pages of a queue's ring areas pinned at a time (vsb_pin.c). */
+#define VSB_PINS 8
 
 /* Virtqueue groups and address spaces: the CVQ alone in group 1. */
 #define VSB_GROUP_DATA 0
@@ -69,6 +71,18 @@ struct vsb_tlb_entry {
 	u64 start;
 	u64 last;
 	u64 addr;
+	u32 perm;
+};
+
+/*
+ * A page of a ring area, pinned: device addresses [start, last] of one
+ * map, reached at kaddr (for start) with the map's permissions.
+ */
+struct vsb_pin {
+	u64 start;
+	u64 last;
+	u8 *kaddr;
+	struct page *page;
 	u32 perm;
 };
 
@@ -101,6 +115,15 @@ struct vsb_vq {
 	struct vsb_tlb_entry tlb[VSB_TLB_CACHE];
 	unsigned int tlb_next;
 	u64 tlb_gen;
+	/*
+	 * Q: ring pages pinned as of tlb_gen, whether pinning failed since
+	 * (then the user copy serves the rest), and whether every ring area
+	 * is reached in place (ring.mem.direct)
+	 */
+	struct vsb_pin pins[VSB_PINS];
+	unsigned int nr_pins;
+	bool pin_failed;
+	bool ring_direct;
 };
 
 /*
@@ -436,13 +459,20 @@ void vsb_kick_hint_share(struct vsb_dev *vsb, struct vsb_vq *cvq);
 void vsb_kick_hint_forget(struct vsb_dev *vsb);
 void vsb_kick_hint(struct vsb_dev *vsb);
 
-/* vsb_mem.c: guest memory */
+/* vsb_park.c: a run that waits, parked */
 void vsb_run_lock(struct vsb_dev *vsb);
 u64 vsb_park(struct vsb_dev *vsb);
 bool vsb_unpark(struct vsb_dev *vsb, u64 gen);
+
+/* vsb_mem.c: guest memory */
 bool vsb_vq_nothing_mapped(struct vsb_vq *vq);
 struct vsb_map_table *vsb_map_table_build(struct vhost_iotlb *iotlb);
 void __user *vsb_vq_user_ptr(struct vsb_vq *vq, u64 addr, u32 len);
 void vsb_maps_changed(struct vsb_dev *vsb);
+
+/* vsb_pin.c: ring pages reached through the kernel's mapping */
+int vsb_vq_pin(struct vsb_vq *vq, const struct vsb_tlb_entry *map, u64 addr);
+void vsb_vq_unpin(struct vsb_vq *vq);
+void vsb_unpin_all(struct vsb_dev *vsb);
 
 #endif /* VSB_H */

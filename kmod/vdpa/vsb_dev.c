@@ -36,10 +36,12 @@ static void vsb_lock_queues(struct vsb_dev *vsb)
 /*
  * The device a parked run knew is gone (a reset, a new owner; Q+L held):
  * the run is abandoned when it comes back, and one paying the cost model
- * stops paying now.
+ * stops paying now. The ring pages pinned go now too, not at a next run
+ * that may never come: the owner's memory is no longer the device's.
  */
 static void vsb_new_gen(struct vsb_dev *vsb)
 {
+	vsb_unpin_all(vsb);
 	vsb->reset_gen++;
 	wake_up_all(&vsb->cost_wq);
 }
@@ -200,6 +202,8 @@ static void vsb_vq_enable(struct vsb_dev *vsb, struct vsb_vq *vq)
 	struct vsb_ring *ring = &vq->ring;
 	u16 num = vq->num <= vsb->queue_size ? vq->num : 0;
 
+	/* A new ring: its areas are pinned afresh (vsb_pin.c). */
+	vsb_vq_unpin(vq);
 	ring->mem.priv = vq;
 	ring->packed = vsb_packed(vsb);
 	ring->event_idx = vsb->features & BIT_ULL(VIRTIO_RING_F_EVENT_IDX);
@@ -763,6 +767,7 @@ static void vsb_free(struct vdpa_device *vdpa)
 	hrtimer_cancel(&vsb->coal_timer);
 	for (i = 0; i < VSB_NAS; i++)
 		kvfree(vsb->as[i].table);
+	vsb_unpin_all(vsb);
 	for (i = 0; i < VSB_MAX_NVQS; i++) {
 		kvfree(vsb->vqs[i].chain.segs);
 		kvfree(vsb->vqs[i].ring.id_descs);

@@ -31,16 +31,23 @@
  * again and forgets its look-ups (vsb_vq_as()). Each change counts as
  * vsb_map_gen_step, 1 but in the test that makes the count wrap. The
  * caller forgets the kick hint first (vsb_kick_hint_forget()): guest
- * memory is below the kick hint, which writes through it.
+ * memory is below the kick hint, which writes through it. The ring areas
+ * reached in place stop being so at once, their pins at the next access.
  */
 void vsb_maps_changed(struct vsb_dev *vsb)
 {
+	unsigned int i;
+
 	lockdep_assert_held(&vsb->lock);
 	atomic64_add(vsb_map_gen_step, &vsb->map_gen);
+	/* Areas in place came from the old translations (vsb_pin.c). */
+	for (i = 0; i < VSB_MAX_NVQS; i++)
+		WRITE_ONCE(vsb->vqs[i].ring.mem.direct_on, false);
 }
 
 /*
- * Bring the queue's view of its address space up to date. The run holds
+ * Bring the queue's view of its address space up to date, its pins
+ * dropped (vsb_pin.c). The run holds
  * no lock while it reads the generation: set_map changes translations
  * under vsb->lock alone, and a look-up one change behind is harmless
  * (a user address of the same mm, or the guest physical address the
@@ -53,6 +60,7 @@ static noinline void vsb_vq_as_refresh(struct vsb_vq *vq)
 	unsigned int i;
 	u32 group;
 
+	vsb_vq_unpin(vq);
 	mutex_lock(&vsb->lock);
 	group = vq->index == vsb_cvq_index(vsb) ? VSB_GROUP_CVQ :
 						  VSB_GROUP_DATA;
@@ -198,60 +206,6 @@ void __user *vsb_vq_user_ptr(struct vsb_vq *vq, u64 addr, u32 len)
 	return (void __user *)(uintptr_t)(map->addr + (addr - map->start));
 }
 
-/*
- * One kmapped stretch of guest physical memory, a naturally aligned field
- * at a time (vsb_words.h): the plain memcpy this replaces may move a ring
- * index byte by byte. The device's side of the buffer may be unaligned.
- */
-static void vsb_phys_move(void *kaddr, void *buf, u32 len, bool write)
-{
-	while (len) {
-		u32 width = vsb_word_width((uintptr_t)kaddr, len);
-		u64 v8;
-		u32 v4;
-		u16 v2;
-
-		switch (width) {
-		case 8:
-			if (write) {
-				memcpy(&v8, buf, 8);
-				WRITE_ONCE(*(u64 *)kaddr, v8);
-			} else {
-				v8 = READ_ONCE(*(u64 *)kaddr);
-				memcpy(buf, &v8, 8);
-			}
-			break;
-		case 4:
-			if (write) {
-				memcpy(&v4, buf, 4);
-				WRITE_ONCE(*(u32 *)kaddr, v4);
-			} else {
-				v4 = READ_ONCE(*(u32 *)kaddr);
-				memcpy(buf, &v4, 4);
-			}
-			break;
-		case 2:
-			if (write) {
-				memcpy(&v2, buf, 2);
-				WRITE_ONCE(*(u16 *)kaddr, v2);
-			} else {
-				v2 = READ_ONCE(*(u16 *)kaddr);
-				memcpy(buf, &v2, 2);
-			}
-			break;
-		default:
-			if (write)
-				WRITE_ONCE(*(u8 *)kaddr, *(u8 *)buf);
-			else
-				*(u8 *)buf = READ_ONCE(*(u8 *)kaddr);
-			break;
-		}
-		kaddr += width;
-		buf += width;
-		len -= width;
-	}
-}
-
 static int vsb_phys_copy(u64 pa, void *buf, u32 len, bool write)
 {
 	while (len) {
@@ -263,7 +217,7 @@ static int vsb_phys_copy(u64 pa, void *buf, u32 len, bool write)
 		if (!pfn_valid(pfn))
 			return -EFAULT;
 		kaddr = kmap_local_pfn(pfn);
-		vsb_phys_move(kaddr + off, buf, chunk, write);
+		vsb_words_move(kaddr + off, buf, chunk, write);
 		kunmap_local(kaddr);
 		pa += chunk;
 		buf += chunk;
@@ -390,49 +344,6 @@ static __always_inline int vsb_user_copy(u64 uaddr, void *buf, u32 len,
 #define VSB_FAULT_IN_TRIES 64
 
 /*
- * Q held by a run: take it for the run, which starts afresh (a run
- * abandoned before it is over).
- */
-void vsb_run_lock(struct vsb_dev *vsb)
-{
-	mutex_lock(&vsb->queue_lock);
-	vsb->run_abandoned = false;
-}
-
-/*
- * A run that must wait -- for a page, for the cost model -- drops
- * queue_lock for the wait ("parked"), then takes it back. The ops that
- * find the lock free meanwhile are those that must not wait for it (see
- * struct vsb_dev); if one reset the device, stopped it or changed its
- * owner, the run is abandoned: its state may be the old device's, so it
- * reaches guest memory no more (and reports no ring error), and ends.
- *
- * vsb_park() returns what vsb_unpark() checks; vsb_unpark() returns
- * false if the run is abandoned.
- */
-u64 vsb_park(struct vsb_dev *vsb)
-{
-	u64 gen = vsb->reset_gen;
-
-	lockdep_assert_held(&vsb->queue_lock);
-	WRITE_ONCE(vsb->parked, true);
-	mutex_unlock(&vsb->queue_lock);
-	return gen;
-}
-
-bool vsb_unpark(struct vsb_dev *vsb, u64 gen)
-{
-	mutex_lock(&vsb->queue_lock);
-	WRITE_ONCE(vsb->parked, false);
-	wake_up_all(&vsb->park_wq);
-	if (vsb->reset_gen != gen || !vsb_running(vsb)) {
-		vsb->run_abandoned = true;
-		return false;
-	}
-	return true;
-}
-
-/*
  * Fault in the user range a run's access failed on, parked. The mm's own
  * fault handling drops the mmap_lock while a userfaultfd waits, so
  * set_map, which vhost_vdpa calls under it, goes on too.
@@ -463,6 +374,7 @@ static __always_inline int vsb_mem_xfer(struct vsb_vq *vq, u64 addr, void *buf,
 	struct vsb_dev *vsb = vq->vsb;
 	u32 need = write ? VHOST_MAP_WO : VHOST_MAP_RO;
 	unsigned int retries = 0;
+	bool tried_pin = false;
 
 	if (vsb->run_abandoned)
 		return -EFAULT;
@@ -491,6 +403,18 @@ static __always_inline int vsb_mem_xfer(struct vsb_vq *vq, u64 addr, void *buf,
 			return -EFAULT;
 		if ((map->perm & need) != need)
 			return -EPERM;
+		if (!tried_pin && !vq->ring_direct && vq->nr_pins < VSB_PINS &&
+		    !vq->pin_failed) {
+			/* A ring page is pinned at its first access. */
+			tried_pin = true;
+			ret = vsb_vq_pin(vq, map, addr);
+			if (ret < 0)
+				return ret;
+			if (ret) {
+				vsb_vq_as(vq);
+				continue;
+			}
+		}
 		/* room is bytes after addr in the map, minus one: no wrap */
 		room = map->last - addr;
 		chunk = room < len - 1 ? room + 1 : len;
@@ -519,7 +443,7 @@ static __always_inline int vsb_mem_xfer(struct vsb_vq *vq, u64 addr, void *buf,
 	return 0;
 }
 
-/* The ring engine's guest memory (vsb_seam.h); @priv is the queue. */
+/* The ring engine's guest memory (engine/vsb_mem.h); @priv is the queue. */
 int vsb_iotlb_read(void *priv, u64 addr, void *buf, u32 len)
 {
 	return vsb_mem_xfer(priv, addr, buf, len, false);
