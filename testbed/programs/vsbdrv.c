@@ -31,6 +31,15 @@
  *                   the used index after it and the config MAC
  *                   (02:00:00:00:00:01 if the device still read address
  *                   space 0)
+ *   --move-rings    once the commands are answered and the device idle
+ *                   (--idle-ms), copy the rings' two blocks to fresh
+ *                   memory, map their IOVAs there instead (an unmap and a
+ *                   map: two set_maps), fill the old blocks with 0xff (an
+ *                   avail index the device would refuse), and send one
+ *                   MAC_ADDR_SET 02:00:00:00:00:bb through the moved
+ *                   rings; adds " moved_used=U needs_reset=0|1 mac=M": a
+ *                   device still on the old pages resets, or answers
+ *                   nothing
  *   --stall-ms MS   the ack page is a userfaultfd page nobody serves: the
  *                   device's write of the first ack faults and waits. Once
  *                   the fault is seen, prints "stalled" on a line of its
@@ -144,12 +153,14 @@
 #define VSBDRV_AVAIL_END_IOVA 0x300000000ULL
 #define VSBDRV_ACK_UNSET 0xff
 #define VSBDRV_SWITCH_MAC_LAST 0xaa
+#define VSBDRV_MOVE_MAC_LAST 0xbb
 
 struct opts {
 	bool config_call;
 	bool used_ro;
 	bool bad_head;
 	bool switch_asid;
+	bool move_rings;
 	bool features_given;
 	uint64_t features;
 	unsigned int cmds;
@@ -790,6 +801,61 @@ static void switch_asid(struct drv *d, const struct opts *o)
 	print_config_mac(d);
 }
 
+/* @p, which lies in [from, from + len), moved to @to. */
+static void *moved(void *p, const uint8_t *from, size_t len, uint8_t *to)
+{
+	size_t off = (size_t)((uint8_t *)p - from);
+
+	return off < len ? to + off : p;
+}
+
+/* --move-rings: see the usage above. */
+static void move_rings(struct drv *d, const struct opts *o)
+{
+	struct cvq_dev *c = &d->cvq;
+	struct iotlb_map *blk[2] = {
+		map_at(d, c->vring_addr.avail_user_addr),
+		map_at(d, c->vring_addr.used_user_addr),
+	};
+	uint8_t *old[2], *to[2];
+	struct shm_region fresh;
+	struct answer a;
+	unsigned int i;
+
+	usleep(o->idle_ms * 1000);
+	check(shm_region_create(&fresh, "vsbdrv-moved",
+				blk[0]->size + blk[1]->size));
+	to[0] = fresh.base;
+	to[1] = fresh.base + blk[0]->size;
+	for (i = 0; i < 2; i++) {
+		old[i] = (uint8_t *)(uintptr_t)blk[i]->uaddr;
+		memcpy(to[i], old[i], blk[i]->size);
+		check(vhost_vdpa_iotlb_unmap(vhost(d), 0, blk[i], 1));
+		blk[i]->uaddr = (uintptr_t)to[i];
+		check(vhost_vdpa_iotlb_map(vhost(d), 0, blk[i], 1));
+	}
+	/* The driver's side follows: its ring now lives in the copy. */
+	for (i = 0; i < 2; i++) {
+		void **ptrs[] = {
+			(void **)&c->ring.desc,	 (void **)&c->ring.avail,
+			(void **)&c->ring.used,	 (void **)&c->ring_desc,
+			(void **)&c->ring_avail, (void **)&c->ring_used,
+			&c->ring_area_desc,	 &c->ring_area_driver,
+			&c->ring_area_device,
+		};
+		unsigned int p;
+
+		for (p = 0; p < sizeof(ptrs) / sizeof(ptrs[0]); p++)
+			*ptrs[p] = moved(*ptrs[p], old[i], blk[i]->size, to[i]);
+		memset(old[i], 0xff, blk[i]->size);
+	}
+	put_cmd(d, c->cmd_buf, o->cmds, o->cmds, VSBDRV_MOVE_MAC_LAST);
+	kick(d);
+	wait_used(d, o, o->cmds + 1, &a);
+	printf(" moved_used=%u needs_reset=%d", a.used, a.needs_reset);
+	print_config_mac(d);
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .cmds = 1, .idle_ms = 300, .wait_ms = 1000 };
@@ -809,6 +875,8 @@ int main(int argc, char **argv)
 			o.bad_head = true;
 		else if (!strcmp(opt, "--switch-asid"))
 			o.switch_asid = true;
+		else if (!strcmp(opt, "--move-rings"))
+			o.move_rings = true;
 		else if (a + 1 < argc && !strcmp(opt, "--cmds"))
 			o.cmds = strtoul(argv[++a], NULL, 0);
 		else if (a + 1 < argc && !strcmp(opt, "--idle-ms"))
@@ -841,11 +909,12 @@ int main(int argc, char **argv)
 		} else
 			break;
 	}
-	/* --switch-asid needs one descriptor pair more. */
+	/* --switch-asid and --move-rings need one descriptor pair more. */
 	if (a + 1 != argc || !o.cmds || o.cmds >= VSBDRV_NUM / 2 ||
 	    (o.stall_reset && !o.stall_ms) || o.acks_cross > o.cmds) {
 		fprintf(stderr,
 			"Usage: vsbdrv [--config-call] [--used-ro] [--bad-head] [--switch-asid]\n"
+			"  [--move-rings]\n"
 			"  [--cmds N] [--idle-ms MS] [--wait-ms MS] [--extra-maps N]\n"
 			"  [--features HEX] [--stall-ms MS [--stall-reset]] [--race-s S]\n"
 			"  [--sizes] [--late-enable] [--failing-map N] [--persist-maps MB]\n"
@@ -895,6 +964,8 @@ int main(int argc, char **argv)
 		print_config_mac(&d);
 	if (o.switch_asid && ans.used == o.cmds)
 		switch_asid(&d, &o);
+	if (o.move_rings && ans.used == o.cmds)
+		move_rings(&d, &o);
 	putchar('\n');
 	return 0;
 }
