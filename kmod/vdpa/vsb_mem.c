@@ -47,12 +47,11 @@ void vsb_maps_changed(struct vsb_dev *vsb)
 
 /*
  * Bring the queue's view of its address space up to date, its pins
- * dropped (vsb_pin.c). The run holds
- * no lock while it reads the generation: set_map changes translations
- * under vsb->lock alone, and a look-up one change behind is harmless
- * (a user address of the same mm, or the guest physical address the
- * driver gave), whereas waiting for set_map would close a cycle through
- * the mmap_lock it is called under.
+ * dropped (vsb_pin.c). The run holds no lock while it reads the
+ * generation: set_map changes translations under vsb->lock alone, and a
+ * look-up one change behind is harmless (a user address of the same mm,
+ * or the guest physical address the driver gave), whereas waiting for
+ * set_map would close a cycle through the mmap_lock it is called under.
  */
 static noinline void vsb_vq_as_refresh(struct vsb_vq *vq)
 {
